@@ -1,0 +1,334 @@
+#include "driver/CommandLine.h"
+
+#include <cxxopts.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace tle {
+
+namespace {
+
+struct EmitName {
+  const char *name;
+  EmitKind kind;
+};
+constexpr EmitName kEmitNames[] = {
+    {"tokens", EmitKind::Tokens}, {"ast", EmitKind::Ast},     {"mlir", EmitKind::Mlir},
+    {"cuda", EmitKind::Cuda},     {"header", EmitKind::Header}, {"ptx", EmitKind::Ptx},
+    {"cubin", EmitKind::Cubin},   {"ascendc", EmitKind::AscendC},
+};
+
+const char *const kCudaArchs[] = {"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
+const char *const kAscendArchs[] = {"910b"};
+
+// Long options tlec knows, for "did you mean" suggestions.
+const char *const kKnownOptions[] = {
+    "--output", "--emit", "--target", "--kernel", "--signature", "--num-warps", "--num-stages",
+    "--define", "--include", "--MD", "--MF", "--MT", "--color", "--diagnostics-format", "--Werror",
+    "--verbose", "--version", "--help",
+};
+
+size_t editDistance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggestOption(const std::string &given) {
+  std::string name = given.substr(0, given.find('='));
+  if (name.rfind("--", 0) != 0) name = "-" + name;  // compare "-emit" as "--emit"
+  std::string best;
+  size_t bestDistance = 3;
+  for (const char *k : kKnownOptions) {
+    size_t d = editDistance(name, k);
+    if (d < bestDistance) bestDistance = d, best = k;
+  }
+  return best;
+}
+
+// gcc-style spellings that cxxopts cannot parse as one short option: -MD is not -M -D.
+std::vector<std::string> normalizeArgs(int argc, const char *const *argv) {
+  std::vector<std::string> out;
+  bool endOfOptions = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (i > 0 && !endOfOptions) {
+      if (a == "--") endOfOptions = true;
+      else if (a == "-MD" || a == "-MF" || a == "-MT" || a == "-Werror") a = "-" + a;
+      else if (a.rfind("-MF", 0) == 0 || a.rfind("-MT", 0) == 0) a = "-" + a.substr(0, 3) + "=" + a.substr(3);
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+bool parseUnsigned(const std::string &s, unsigned &out) {
+  if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+  out = static_cast<unsigned>(std::stoul(s));
+  return true;
+}
+
+bool isIdentifier(const std::string &s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+bool endsWith(const std::string &s, const char *suffix) {
+  size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+}  // namespace
+
+const char *emitKindName(EmitKind kind) {
+  for (const EmitName &e : kEmitNames)
+    if (e.kind == kind) return e.name;
+  return "?";
+}
+
+DiagnosticOptions scanDiagnosticOptions(int argc, const char *const *argv) {
+  DiagnosticOptions d;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;
+    std::string value;
+    if (a.rfind("--color=", 0) == 0) value = a.substr(8);
+    else if (a == "--color" && i + 1 < argc) value = argv[i + 1];
+    if (value == "always") d.color = ColorMode::Always;
+    else if (value == "never") d.color = ColorMode::Never;
+    else if (value == "auto") d.color = ColorMode::Auto;
+    value.clear();
+    if (a.rfind("--diagnostics-format=", 0) == 0) value = a.substr(21);
+    else if (a == "--diagnostics-format" && i + 1 < argc) value = argv[i + 1];
+    if (value == "json") d.format = DiagnosticFormat::Json;
+    else if (value == "text") d.format = DiagnosticFormat::Text;
+    if (a == "-Werror" || a == "--Werror") d.warningsAsErrors = true;
+    if (a == "-w") d.ignoreWarnings = true;
+  }
+  return d;
+}
+
+std::string helpText() {
+  return R"(OVERVIEW: tlec, the ahead-of-time compiler for Triton/TLE kernels (.tle files)
+
+USAGE: tlec [options] FILE.tle        (FILE may be '-' for standard input)
+
+OUTPUT:
+  -o, --output FILE          Write the result to FILE (default: standard output).
+                             Written atomically: on any error FILE is left untouched.
+  --emit KIND                What to produce: tokens, ast, mlir, cuda, header, ptx, cubin,
+                             ascendc. Default: from the extension of -o (.cu cuda, .h header,
+                             .ptx ptx, .cubin cubin, .mlir mlir), else cuda (ascendc for an
+                             Ascend target).
+  --target TARGET            cuda:sm_90a (default), cuda:sm_80, cuda:sm_86, cuda:sm_87,
+                             cuda:sm_89, cuda:sm_90, ascend:910b.
+
+KERNELS:
+  --kernel NAME              Compile kernel NAME (repeatable; default: every @jit kernel).
+  --signature SIG            Parameter types and constexpr values, Triton AOT syntax, e.g.
+                             "*fp32:16, i32, 1024"; also "quoted" strings, true/false, None.
+                             The i-th --signature applies to the i-th --kernel.
+  --num-warps N              Warps per program: 1, 2, 4, 8, 16 or 32 (default 4).
+  --num-stages N             Software-pipelining depth, 1-16 (default 3).
+  -D, --define NAME=VALUE    Bind constexpr NAME to VALUE, a Python literal; -D NAME means True.
+  -I, --include DIR          Search DIR for imported .tle modules (repeatable).
+
+DEPENDENCIES:
+  -MD                        Also write a make-style dependency file (OUTPUT.d by default).
+  -MF FILE                   Write the dependency file to FILE (implies -MD).
+  -MT TARGET                 Name TARGET as the rule's target (default: the output file).
+
+DIAGNOSTICS:
+  --color WHEN               auto (default), always, never. NO_COLOR=1 disables auto.
+  --diagnostics-format FMT   text (default) or json (one JSON array on standard error).
+  -Werror                    Treat warnings as errors.
+  -w                         Suppress warnings.
+  -v, --verbose              Log what each stage does (repeat for more detail).
+
+  --version                  Print the version and exit.
+  -h, --help                 Print this help and exit.
+
+Exit status: 0 on success, 1 if any error was reported.
+)";
+}
+
+std::optional<Options> parseCommandLine(int argc, const char *const *argv, DiagnosticEngine &diags) {
+  Options opts;
+  opts.diagnostics = scanDiagnosticOptions(argc, argv);
+  std::vector<std::string> args = normalizeArgs(argc, argv);
+  std::vector<const char *> cargs;
+  for (const std::string &a : args) cargs.push_back(a.c_str());
+
+  cxxopts::Options parser("tlec", "");
+  parser.allow_unrecognised_options();
+  parser.add_options()
+      ("o,output", "", cxxopts::value<std::string>())
+      ("emit", "", cxxopts::value<std::string>())
+      ("target", "", cxxopts::value<std::string>())
+      ("kernel", "", cxxopts::value<std::string>())
+      ("signature", "", cxxopts::value<std::string>())
+      ("num-warps", "", cxxopts::value<std::string>())
+      ("num-stages", "", cxxopts::value<std::string>())
+      ("D,define", "", cxxopts::value<std::string>())
+      ("I,include", "", cxxopts::value<std::string>())
+      ("MD", "")
+      ("MF", "", cxxopts::value<std::string>())
+      ("MT", "", cxxopts::value<std::string>())
+      ("color", "", cxxopts::value<std::string>())
+      ("diagnostics-format", "", cxxopts::value<std::string>())
+      ("Werror", "")
+      ("w", "")
+      ("v,verbose", "")
+      ("version", "")
+      ("h,help", "");
+
+  bool ok = true;
+  auto bad = [&](std::string message) {
+    diags.report(DiagId::InvalidArgument, std::move(message));
+    ok = false;
+  };
+
+  std::vector<std::string> positional;
+  try {
+    cxxopts::ParseResult result = parser.parse(static_cast<int>(cargs.size()), cargs.data());
+    opts.help = result.count("help") > 0;
+    opts.version = result.count("version") > 0;
+    opts.verbosity = static_cast<int>(result.count("verbose"));
+    opts.writeDepfile = result.count("MD") > 0;
+
+    std::string emitName;
+    for (const cxxopts::KeyValue &kv : result.arguments()) {
+      const std::string &key = kv.key();
+      const std::string &value = kv.value();
+      if (key == "output") {
+        opts.output = value;
+      } else if (key == "emit") {
+        emitName = value;
+      } else if (key == "target") {
+        size_t colon = value.find(':');
+        std::string family = value.substr(0, colon);
+        std::string arch = colon == std::string::npos ? "" : value.substr(colon + 1);
+        bool known = false;
+        if (family == "cuda")
+          known = std::any_of(std::begin(kCudaArchs), std::end(kCudaArchs), [&](const char *a) { return arch == a; });
+        else if (family == "ascend")
+          known = std::any_of(std::begin(kAscendArchs), std::end(kAscendArchs), [&](const char *a) { return arch == a; });
+        if (!known) {
+          bad("unknown target '" + value +
+              "'; expected one of cuda:sm_80, cuda:sm_86, cuda:sm_87, cuda:sm_89, cuda:sm_90, cuda:sm_90a, ascend:910b");
+        } else {
+          opts.target.kind = family == "cuda" ? Target::Kind::Cuda : Target::Kind::Ascend;
+          opts.target.arch = arch;
+        }
+      } else if (key == "kernel") {
+        if (!isIdentifier(value)) bad("--kernel expects a function name, got '" + value + "'");
+        opts.kernels.push_back(value);
+      } else if (key == "signature") {
+        opts.signatures.push_back(value);
+      } else if (key == "num-warps") {
+        unsigned n = 0;
+        if (!parseUnsigned(value, n) || n == 0 || n > 32 || (n & (n - 1)) != 0)
+          bad("--num-warps must be 1, 2, 4, 8, 16 or 32, got '" + value + "'");
+        else
+          opts.numWarps = n;
+      } else if (key == "num-stages") {
+        unsigned n = 0;
+        if (!parseUnsigned(value, n) || n == 0 || n > 16)
+          bad("--num-stages must be an integer from 1 to 16, got '" + value + "'");
+        else
+          opts.numStages = n;
+      } else if (key == "define") {
+        size_t eq = value.find('=');
+        std::string name = value.substr(0, eq);
+        std::string v = eq == std::string::npos ? "True" : value.substr(eq + 1);
+        if (!isIdentifier(name))
+          diags.report(DiagId::InvalidDefine, "-D expects NAME=VALUE with NAME an identifier, got '" + value + "'"), ok = false;
+        else if (v.empty())
+          diags.report(DiagId::InvalidDefine, "-D " + name + "= has no value; write -D " + name + "=VALUE"), ok = false;
+        else
+          opts.defines.emplace_back(name, v);
+      } else if (key == "include") {
+        opts.includeDirs.push_back(value);
+      } else if (key == "MF") {
+        opts.depfilePath = value;
+        opts.writeDepfile = true;
+      } else if (key == "MT") {
+        opts.depTarget = value;
+      } else if (key == "color") {
+        if (value != "auto" && value != "always" && value != "never")
+          bad("--color must be auto, always or never, got '" + value + "'");
+      } else if (key == "diagnostics-format") {
+        if (value != "text" && value != "json") bad("--diagnostics-format must be text or json, got '" + value + "'");
+      }
+    }
+
+    for (const std::string &u : result.unmatched()) {
+      if (u.size() > 1 && u[0] == '-') {
+        std::string suggestion = suggestOption(u);
+        bad("unknown option '" + u + "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+      } else {
+        positional.push_back(u);
+      }
+    }
+
+    if (!emitName.empty()) {
+      auto it = std::find_if(std::begin(kEmitNames), std::end(kEmitNames),
+                             [&](const EmitName &e) { return emitName == e.name; });
+      if (it == std::end(kEmitNames))
+        bad("unknown --emit kind '" + emitName + "'; expected tokens, ast, mlir, cuda, header, ptx, cubin or ascendc");
+      else
+        opts.emit = it->kind;
+    } else if (endsWith(opts.output, ".cu") || endsWith(opts.output, ".cuh")) {
+      opts.emit = EmitKind::Cuda;
+    } else if (endsWith(opts.output, ".h") || endsWith(opts.output, ".hpp")) {
+      opts.emit = EmitKind::Header;
+    } else if (endsWith(opts.output, ".ptx")) {
+      opts.emit = EmitKind::Ptx;
+    } else if (endsWith(opts.output, ".cubin")) {
+      opts.emit = EmitKind::Cubin;
+    } else if (endsWith(opts.output, ".mlir")) {
+      opts.emit = EmitKind::Mlir;
+    } else {
+      opts.emit = opts.target.kind == Target::Kind::Ascend ? EmitKind::AscendC : EmitKind::Cuda;
+    }
+  } catch (const cxxopts::exceptions::exception &e) {
+    std::string what = e.what();
+    bad(what);
+  }
+
+  if (opts.help || opts.version) return ok ? std::optional<Options>(std::move(opts)) : std::nullopt;
+
+  if (positional.empty()) {
+    if (ok) diags.report(DiagId::NoInputFile, "no input file; usage: tlec [options] FILE.tle (see tlec --help)");
+    return std::nullopt;
+  }
+  if (positional.size() > 1) bad("only one input file may be given, got '" + positional[0] + "' and '" + positional[1] + "'");
+  opts.input = positional[0];
+
+  if (!opts.signatures.empty() && opts.signatures.size() != opts.kernels.size())
+    bad("got " + std::to_string(opts.signatures.size()) + " --signature for " + std::to_string(opts.kernels.size()) +
+        " --kernel; give one --signature per --kernel, in the same order");
+  if (opts.writeDepfile && opts.depfilePath.empty() && opts.writesToStdout())
+    bad("-MD needs -o FILE (the dependency file is FILE.d) or -MF DEPFILE");
+  bool emitIsCuda = opts.emit == EmitKind::Cuda || opts.emit == EmitKind::Ptx ||
+                    opts.emit == EmitKind::Cubin;
+  if (opts.target.kind == Target::Kind::Ascend && emitIsCuda)
+    bad(std::string("--emit=") + emitKindName(opts.emit) + " needs a CUDA target, but --target is " + opts.target.str());
+  if (opts.target.kind == Target::Kind::Cuda && opts.emit == EmitKind::AscendC)
+    bad("--emit=ascendc needs an Ascend target (--target=ascend:910b), but --target is " + opts.target.str());
+  if (!ok) return std::nullopt;
+  return opts;
+}
+
+}  // namespace tle

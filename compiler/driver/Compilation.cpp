@@ -1,0 +1,87 @@
+#include "driver/Compilation.h"
+
+#include "driver/OutputFile.h"
+#include "frontend/AstPrinter.h"
+#include "frontend/Parser.h"
+#include "frontend/Signature.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <sstream>
+
+namespace tle {
+
+namespace {
+
+std::string escapeForMake(const std::string &path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string formatDepfile(const std::string &target, const std::vector<std::string> &deps) {
+  std::string out = escapeForMake(target) + ":";
+  for (const std::string &d : deps) out += " \\\n  " + escapeForMake(d);
+  return out + "\n";
+}
+
+bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEngine &diags) {
+  // Signatures are checked first: they are cheap and their errors point into the option.
+  for (size_t i = 0; i < options.signatures.size(); ++i) {
+    std::string name = options.signatures.size() == 1 ? "<signature>" : "<signature " + std::to_string(i + 1) + ">";
+    FileId sig = sources.addBuffer(name, options.signatures[i]);
+    if (auto entries = parseSignature(sources.text(sig), sig, diags))
+      spdlog::debug("signature for {}: {} entries", options.kernels[i], entries->size());
+  }
+  if (diags.hasErrors()) return false;
+
+  std::string text;
+  if (!readInputFile(options.input, text, diags)) return false;
+  FileId file = sources.addBuffer(options.input == "-" ? "<stdin>" : options.input, std::move(text));
+  std::vector<std::string> deps;
+  if (options.input != "-") deps.push_back(options.input);
+
+  std::string output;
+  auto start = std::chrono::steady_clock::now();
+  if (options.emit == EmitKind::Tokens) {
+    for (const std::string &t : dumpTokens(sources, file, diags)) output += t + "\n";
+    if (diags.hasErrors()) return false;
+  } else {
+    std::unique_ptr<ast::Module> module = parseFile(sources, file, diags);
+    spdlog::info("parsed '{}' ({} top-level statements) in {:.2f} ms", sources.name(file),
+                 module ? module->body.size() : 0, millisecondsSince(start));
+    if (!module) return false;
+    if (options.emit == EmitKind::Ast) {
+      std::ostringstream os;
+      ast::print(*module, os);
+      output = os.str();
+    } else {
+      diags.report(DiagId::NotImplemented, std::string("--emit=") + emitKindName(options.emit) +
+                                               " is not implemented yet: this tlec parses and checks syntax "
+                                               "only (try --emit=ast)");
+      return false;
+    }
+  }
+  if (diags.hasErrors()) return false;
+
+  if (!writeOutputFile(options.output, output, diags)) return false;
+  if (options.writeDepfile) {
+    std::string depPath = options.depfilePath.empty() ? options.output + ".d" : options.depfilePath;
+    std::string target = !options.depTarget.empty() ? options.depTarget : options.writesToStdout() ? depPath : options.output;
+    if (!writeOutputFile(depPath, formatDepfile(target, deps), diags)) return false;
+  }
+  return true;
+}
+
+}  // namespace tle

@@ -1,0 +1,38 @@
+// Owns the text of every file a run reads (inputs, imports, the --signature string) and
+// answers "what does line N of file F say" for diagnostics.
+#pragma once
+
+#include "support/SourceLocation.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tle {
+
+class SourceManager {
+public:
+  // Adds a buffer. Line endings are normalized to '\n' (CRLF and lone CR alike) and a
+  // leading UTF-8 byte-order mark is dropped, so every later stage sees one form.
+  FileId addBuffer(std::string name, std::string text);
+
+  const std::string &name(FileId id) const { return file(id).name; }
+  const std::string &text(FileId id) const { return file(id).text; }
+  unsigned lineCount(FileId id) const { return static_cast<unsigned>(file(id).lineStarts.size()); }
+  // The text of a 1-based line without its '\n'; empty when out of range.
+  std::string_view lineText(FileId id, uint32_t line) const;
+  // Position just past the last character of the file.
+  SourceLoc endOfFile(FileId id) const;
+  bool isValid(FileId id) const { return id != kNoFile && id <= files_.size(); }
+
+private:
+  struct File {
+    std::string name;
+    std::string text;
+    std::vector<size_t> lineStarts;  // byte offset of each line's first character
+  };
+  const File &file(FileId id) const { return files_.at(id - 1); }
+  std::vector<File> files_;
+};
+
+}  // namespace tle
