@@ -41,7 +41,6 @@ private:
     while (i > start->getTokenIndex() && isLayoutToken(tokens_.get(i)->getType())) --i;
     return {tokenBegin(*start, file_), tokenEnd(*tokens_.get(i), file_)};
   }
-  SourceRange span(SourceRange a, SourceRange b) const { return {a.begin, b.end}; }
 
   // ---- statements ----
   void stmt(P::StmtContext *ctx, StmtList &out);
@@ -79,7 +78,7 @@ private:
   ExprPtr strings(P::StringAtomContext *ctx);
   ExprPtr subscriptList(P::SubscriptlistContext *ctx);
   ExprPtr subscript(P::SubscriptContext *ctx);
-  void callArgs(P::ArglistContext *ctx, Call &call);
+  void callArgs(P::ArglistContext *ctx, SourceRange parens, Call &call);
   std::vector<Comprehension> compFor(P::Comp_forContext *ctx);
   ExprPtr testOrStar(antlr4::tree::ParseTree *child);
   // A comma-separated sequence: one element without a trailing comma is that element,
@@ -545,9 +544,11 @@ template <typename BinCtx, typename Sub, typename OpFn>
 ExprPtr Builder::leftAssoc(BinCtx *ctx, const std::vector<Sub *> &operands, ExprPtr (Builder::*build)(Sub *),
                            OpFn opOf) {
   ExprPtr left = (this->*build)(operands[0]);
+  // From the first operand's context, so that `(a + b) * c` starts at the parenthesis.
+  SourceLoc begin = range(operands[0]).begin;
   for (size_t i = 1; i < operands.size(); ++i) {
     ExprPtr right = (this->*build)(operands[i]);
-    auto b = std::make_unique<BinOp>(span(left->range, range(operands[i])));
+    auto b = std::make_unique<BinOp>(SourceRange(begin, range(operands[i]).end));
     b->op = opOf(ctx, i - 1);
     b->left = std::move(left);
     b->right = std::move(right);
@@ -614,13 +615,13 @@ ExprPtr Builder::starExpr(P::Star_exprContext *ctx) {
 
 ExprPtr Builder::atomExpr(P::Atom_exprContext *ctx) {
   ExprPtr e = atom(ctx->atom());
-  SourceLoc begin = e->range.begin;
+  SourceLoc begin = range(ctx->atom()).begin;  // includes an opening parenthesis
   for (P::TrailerContext *tr : ctx->trailer()) {
     SourceRange r(begin, range(tr).end);
     if (auto *call = dynamic_cast<P::CallTrailerContext *>(tr)) {
       auto c = std::make_unique<Call>(r);
       c->func = std::move(e);
-      if (auto *args = call->arglist()) callArgs(args, *c);
+      if (auto *args = call->arglist()) callArgs(args, range(call), *c);
       e = std::move(c);
     } else if (auto *sub = dynamic_cast<P::SubscriptTrailerContext *>(tr)) {
       auto s = std::make_unique<Subscript>(r);
@@ -665,15 +666,17 @@ ExprPtr Builder::subscript(P::SubscriptContext *ctx) {
   return s;
 }
 
-void Builder::callArgs(P::ArglistContext *ctx, Call &call) {
+void Builder::callArgs(P::ArglistContext *ctx, SourceRange parens, Call &call) {
   std::vector<antlr4::tree::ParseTree *> argCtxs;
   for (P::ArgumentContext *arg : ctx->argument()) {
     argCtxs.push_back(arg);
     if (auto *g = dynamic_cast<P::GeneratorArgumentContext *>(arg)) {
-      auto gen = std::make_unique<GeneratorExp>(range(arg));
+      // As in Python, a sole generator argument `f(x for x in y)` spans the call's parentheses.
+      bool sole = ctx->argument().size() == 1 && ctx->COMMA().empty();
+      auto gen = std::make_unique<GeneratorExp>(sole ? parens : range(arg));
       gen->elt = test(g->test());
       gen->generators = compFor(g->comp_for());
-      if (ctx->argument().size() > 1 || !ctx->COMMA().empty())
+      if (!sole)
         diags_.report(DiagId::SyntaxError, gen->range, "a generator expression must be parenthesized");
       call.args.push_back(std::move(gen));
     } else if (auto *k = dynamic_cast<P::KeywordArgumentContext *>(arg)) {
@@ -946,6 +949,12 @@ std::string Builder::decodeString(Token *tok, Constant::Type &type, bool &isRaw,
       else out += utf8::encode(v);
       break;
     }
+    case 'N':
+      if (type == Constant::Type::Bytes) goto unknown;
+      diags_.report(DiagId::SyntaxError, SourceRange(locOf(i - 1), locOf(i + 1)),
+                    "named Unicode escapes (\\N{...}) are not supported; use \\u or \\U");
+      out += "\\N";
+      break;
     case 'x': case 'u': case 'U': {
       size_t n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
       uint32_t v;
@@ -961,9 +970,10 @@ std::string Builder::decodeString(Token *tok, Constant::Type &type, bool &isRaw,
                       std::string("invalid \\") + e + " escape in string literal");
         break;
       }
-      [[fallthrough]];
+      goto unknown;
     }
-    default: {
+    default:
+    unknown: {
       // Python keeps an unknown escape as written and warns (a SyntaxWarning since 3.12).
       size_t pos = i;
       char32_t c = utf8::decode(body, pos);
@@ -1012,8 +1022,9 @@ void Builder::checkTarget(Expr &e, const char *what) {
   case Expr::Kind::GeneratorExp: desc = "generator expression"; break;
   default: break;
   }
-  std::string msg = std::string("cannot assign to ") + desc + " in " + what;
-  if (e.kind == Expr::Kind::Compare || e.kind == Expr::Kind::Call) msg += "; did you mean '=='?";
+  std::string msg = std::string("cannot assign to ") + desc;
+  bool plainAssignment = std::string(what) == "assignment";
+  if (plainAssignment && (e.kind == Expr::Kind::Compare || e.kind == Expr::Kind::Call)) msg += "; did you mean '=='?";
   diags_.report(DiagId::InvalidAssignTarget, e.range, msg);
 }
 

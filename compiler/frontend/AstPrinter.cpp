@@ -6,8 +6,9 @@ namespace tle::ast {
 
 namespace {
 
-// Strings are shown with Python-style escapes so that one node stays on one line.
-std::string quote(const std::string &s) {
+// Strings are shown with Python-style escapes so that one node stays on one line; bytes
+// values also escape everything past ASCII, which is not text.
+std::string quote(const std::string &s, bool bytes = false) {
   std::string out = "'";
   for (unsigned char c : s) {
     switch (c) {
@@ -17,7 +18,7 @@ std::string quote(const std::string &s) {
     case '\t': out += "\\t"; break;
     case '\r': out += "\\r"; break;
     default:
-      if (c < 0x20 || c == 0x7F) {
+      if (c < 0x20 || c == 0x7F || (bytes && c >= 0x80)) {
         static const char hex[] = "0123456789abcdef";
         out += "\\x";
         out += hex[c >> 4];
@@ -67,7 +68,7 @@ private:
       std::string head = "param ";
       if (p.kind == Param::Kind::VarArgs) head += "*";
       if (p.kind == Param::Kind::KwArgs) head += "**";
-      head += p.name.empty() ? std::string("(bare *)") : p.name;
+      head += p.name;  // a bare `*` prints as "param *"
       if (p.positionalOnly) head += " positional-only";
       if (p.keywordOnly) head += " keyword-only";
       open(depth, "", head, p.range);
@@ -103,7 +104,7 @@ void Printer::expr(int d, const char *label, const Expr &e) {
     case Constant::Type::Int: head += "int " + c.value; break;
     case Constant::Type::Float: head += "float " + c.value; break;
     case Constant::Type::String: head += std::string(c.isFString ? "fstring " : "str ") + quote(c.value); break;
-    case Constant::Type::Bytes: head += "bytes " + quote(c.value); break;
+    case Constant::Type::Bytes: head += "bytes " + quote(c.value, true); break;
     case Constant::Type::Bool: head += "bool " + c.value; break;
     case Constant::Type::None: head += "None"; break;
     case Constant::Type::Ellipsis: head += "Ellipsis"; break;

@@ -119,8 +119,18 @@ std::unique_ptr<ast::Module> parseFile(const SourceManager &sources, FileId file
     module->file = file;
     module->name = sources.name(file);
     const antlr4::Token *eof = logical.tokens.back().get();
+    // After "expected an indented block", the statements that should have been the
+    // block follow at top level; skip them up to the next definition or import rather
+    // than report them as misplaced (`return` outside function, ...).
+    bool skippingUnindentedBody = false;
     for (const Chunk &chunk : splitTopLevel(logical.tokens)) {
       if (diags.shouldStop()) break;
+      if (skippingUnindentedBody) {
+        size_t first = logical.tokens[chunk.begin]->getType();
+        if (first != TleLexer::DEF && first != TleLexer::AT && first != TleLexer::IMPORT && first != TleLexer::FROM)
+          continue;
+        skippingUnindentedBody = false;
+      }
       // A chunk with a lexical error would only produce cascading syntax errors.
       bool broken = std::any_of(logical.errorAt.begin(), logical.errorAt.end(),
                                 [&](size_t i) { return i >= chunk.begin && i < chunk.end; });
@@ -140,11 +150,13 @@ std::unique_ptr<ast::Module> parseFile(const SourceManager &sources, FileId file
       antlr4::CommonTokenStream stream(&source);
       TleParser parser(&stream);
       parser.removeErrorListeners();
-      parser.setErrorHandler(std::make_shared<SyntaxErrorStrategy>(file, diags, depth));
+      auto strategy = std::make_shared<SyntaxErrorStrategy>(file, diags, depth);
+      parser.setErrorHandler(strategy);
       try {
         TleParser::File_inputContext *tree = parser.file_input();
         buildAst(tree, stream, file, diags, module->body);
       } catch (const ChunkAbandoned &) {
+        skippingUnindentedBody = strategy->reportedId() == DiagId::ExpectedIndentedBlock;
       }
     }
     if (diags.errorCount() != errorsBefore) return nullptr;

@@ -173,6 +173,7 @@ void SyntaxErrorStrategy::fail(antlr4::Parser *parser, Token *tok) {
   bool inBrackets = index > 0 && index - 1 < bracketDepth_.size() && bracketDepth_[index - 1] > 0;
 
   auto report = [&](DiagId id, SourceRange r, std::string msg) -> DiagnosticEngine::Builder {
+    reportedId_ = id;
     return diags_.report(id, r, std::move(msg));
   };
 

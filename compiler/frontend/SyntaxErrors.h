@@ -23,6 +23,8 @@ public:
 
   void reportError(antlr4::Parser *parser, const antlr4::RecognitionException &e) override;
   antlr4::Token *recoverInline(antlr4::Parser *parser) override;
+  // The id of the diagnostic that abandoned the chunk.
+  DiagId reportedId() const { return reportedId_; }
   void recover(antlr4::Parser *parser, std::exception_ptr e) override;
 
 protected:
@@ -35,6 +37,7 @@ private:
   FileId file_;
   DiagnosticEngine &diags_;
   const std::vector<uint16_t> &bracketDepth_;
+  DiagId reportedId_ = DiagId::SyntaxError;
 };
 
 }  // namespace tle

@@ -170,10 +170,12 @@ void DiagnosticEngine::renderSnippet(SourceRange range) {
       glyph = utf8::encode(c);
     }
     shown += glyph;
-    char mark = ' ';
-    if (col == firstCol) mark = '^';
-    else if (col > firstCol && col < lastCol) mark = '~';
-    marks.append(width, mark);
+    if (col == firstCol) {
+      marks.push_back('^');
+      if (width > 1) marks.append(width - 1, col + 1 < lastCol ? '~' : ' ');
+    } else {
+      marks.append(width, col > firstCol && col < lastCol ? '~' : ' ');
+    }
     display += width;
     ++col;
   }
