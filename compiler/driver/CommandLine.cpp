@@ -30,6 +30,8 @@ const char *const kKnownOptions[] = {
     "--verbose", "--version", "--help",
 };
 
+const char *const kKnownShortOptions[] = {"-o", "-D", "-I", "-MD", "-MF", "-MT", "-Werror", "-w", "-v", "-h"};
+
 size_t editDistance(const std::string &a, const std::string &b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -47,30 +49,82 @@ size_t editDistance(const std::string &a, const std::string &b) {
 
 std::string suggestOption(const std::string &given) {
   std::string name = given.substr(0, given.find('='));
-  if (name.rfind("--", 0) != 0) name = "-" + name;  // compare "-emit" as "--emit"
   std::string best;
-  size_t bestDistance = 3;
+  size_t bestDistance = name.size() <= 3 ? 2 : 3;  // one-letter typos match anything at 2
+  auto consider = [&](const std::string &candidate) {
+    size_t d = editDistance(name, candidate);
+    if (d < bestDistance) bestDistance = d, best = candidate;
+  };
+  if (name.size() <= 2) return best;  // "-q" resembles every short option equally
+  if (name.rfind("--", 0) != 0)
+    for (const char *k : kKnownShortOptions) consider(k);
   for (const char *k : kKnownOptions) {
-    size_t d = editDistance(name, k);
-    if (d < bestDistance) bestDistance = d, best = k;
+    consider(k);
+    if (name.rfind("--", 0) != 0) {  // "-emit" is a misspelt "--emit"
+      size_t d = editDistance("-" + name, k);
+      if (d < bestDistance) bestDistance = d, best = k;
+    }
   }
   return best;
 }
 
-// gcc-style spellings that cxxopts cannot parse as one short option: -MD is not -M -D.
-std::vector<std::string> normalizeArgs(int argc, const char *const *argv) {
-  std::vector<std::string> out;
-  bool endOfOptions = false;
-  for (int i = 0; i < argc; ++i) {
+// A single-dash argument cxxopts would misread: gcc-style -MD is not -M -D, and an
+// unknown `-x.tle` must not become six one-letter options.
+bool isKnownShortForm(const std::string &a) {
+  if (a.size() < 2 || a[0] != '-' || a[1] == '-') return true;
+  switch (a[1]) {
+  case 'o': case 'D': case 'I': return true;  // value attached or following
+  case 'v': return a.find_first_not_of('v', 1) == std::string::npos;
+  case 'w': case 'h': return a.size() == 2;
+  default: return false;
+  }
+}
+
+struct SplitArgs {
+  std::vector<std::string> forParser;  // argv[0] and the options, gcc spellings rewritten
+  std::vector<std::string> positional; // everything after "--"
+  std::vector<std::string> unknown;    // single-dash options tlec does not have
+};
+
+SplitArgs splitArgs(int argc, const char *const *argv) {
+  SplitArgs out;
+  out.forParser.push_back(argc > 0 ? argv[0] : "tlec");
+  for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (i > 0 && !endOfOptions) {
-      if (a == "--") endOfOptions = true;
-      else if (a == "-MD" || a == "-MF" || a == "-MT" || a == "-Werror") a = "-" + a;
-      else if (a.rfind("-MF", 0) == 0 || a.rfind("-MT", 0) == 0) a = "-" + a.substr(0, 3) + "=" + a.substr(3);
+    if (a == "--") {
+      for (++i; i < argc; ++i) out.positional.push_back(argv[i]);
+      break;
     }
-    out.push_back(std::move(a));
+    if (a == "-MD" || a == "-MF" || a == "-MT" || a == "-Werror") a = "-" + a;
+    else if (a.rfind("-MF", 0) == 0 || a.rfind("-MT", 0) == 0) a = "-" + a.substr(0, 3) + "=" + a.substr(3);
+    else if (!isKnownShortForm(a)) {
+      out.unknown.push_back(a);
+      continue;
+    }
+    out.forParser.push_back(std::move(a));
   }
   return out;
+}
+
+// cxxopts words its errors in its own style, with typographic quotes; say it in ours.
+std::string translateParseError(const std::string &what) {
+  std::string text = what;
+  for (const char *q : {"\xE2\x80\x98", "\xE2\x80\x99"}) {
+    for (size_t p; (p = text.find(q)) != std::string::npos;) text.replace(p, 3, "'");
+  }
+  auto quoted = [&]() {
+    size_t a = text.find('\'');
+    size_t b = a == std::string::npos ? a : text.find('\'', a + 1);
+    return b == std::string::npos ? std::string() : text.substr(a + 1, b - a - 1);
+  };
+  auto dashed = [](const std::string &name) { return (name.size() == 1 ? "-" : "--") + name; };
+  if (text.find("is missing an argument") != std::string::npos || text.find("requires an argument") != std::string::npos)
+    return "option '" + dashed(quoted()) + "' needs a value";
+  if (text.find("does not take an argument") != std::string::npos)
+    return "option '" + dashed(quoted()) + "' does not take a value";
+  if (text.find("failed to parse") != std::string::npos)
+    return "invalid value '" + quoted() + "': the option it was given to does not take a value";
+  return text;
 }
 
 bool parseUnsigned(const std::string &s, unsigned &out) {
@@ -122,19 +176,21 @@ DiagnosticOptions scanDiagnosticOptions(int argc, const char *const *argv) {
 std::string helpText() {
   return R"(OVERVIEW: tlec, the ahead-of-time compiler for Triton/TLE kernels (.tle files)
 
-USAGE: tlec [options] FILE.tle        (FILE may be '-' for standard input)
+USAGE: tlec [options] FILE.tle        (FILE may be '-' for standard input;
+                                       '--' ends the options)
 
 OUTPUT:
   -o, --output FILE          Write the result to FILE (default: standard output).
                              Written atomically: on any error FILE is left untouched.
   --emit KIND                What to produce: tokens, ast, mlir, cuda, header, ptx, cubin,
-                             ascendc. Default: from the extension of -o (.cu cuda, .h header,
-                             .ptx ptx, .cubin cubin, .mlir mlir), else cuda (ascendc for an
-                             Ascend target).
+                             ascendc. Default: from the extension of -o (.cu/.cuh cuda,
+                             .h/.hpp header, .ptx ptx, .cubin cubin, .mlir mlir), else cuda
+                             (ascendc for an Ascend target). This version implements tokens
+                             and ast; the others report "not implemented yet".
   --target TARGET            cuda:sm_90a (default), cuda:sm_80, cuda:sm_86, cuda:sm_87,
                              cuda:sm_89, cuda:sm_90, ascend:910b.
 
-KERNELS:
+KERNELS (checked now; used once the compiling stages land):
   --kernel NAME              Compile kernel NAME (repeatable; default: every @jit kernel).
   --signature SIG            Parameter types and constexpr values, Triton AOT syntax, e.g.
                              "*fp32:16, i32, 1024"; also "quoted" strings, true/false, None.
@@ -150,7 +206,9 @@ DEPENDENCIES:
   -MT TARGET                 Name TARGET as the rule's target (default: the output file).
 
 DIAGNOSTICS:
-  --color WHEN               auto (default), always, never. NO_COLOR=1 disables auto.
+  --color WHEN               auto (default), always, never. Under auto, colour is used when
+                             standard error is a terminal, NO_COLOR is unset or empty and
+                             TERM is not 'dumb'.
   --diagnostics-format FMT   text (default) or json (one JSON array on standard error).
   -Werror                    Treat warnings as errors.
   -w                         Suppress warnings.
@@ -166,9 +224,9 @@ Exit status: 0 on success, 1 if any error was reported.
 std::optional<Options> parseCommandLine(int argc, const char *const *argv, DiagnosticEngine &diags) {
   Options opts;
   opts.diagnostics = scanDiagnosticOptions(argc, argv);
-  std::vector<std::string> args = normalizeArgs(argc, argv);
+  SplitArgs split = splitArgs(argc, argv);
   std::vector<const char *> cargs;
-  for (const std::string &a : args) cargs.push_back(a.c_str());
+  for (const std::string &a : split.forParser) cargs.push_back(a.c_str());
 
   cxxopts::Options parser("tlec", "");
   parser.allow_unrecognised_options();
@@ -273,7 +331,9 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
       }
     }
 
-    for (const std::string &u : result.unmatched()) {
+    std::vector<std::string> leftovers = split.unknown;
+    for (const std::string &u : result.unmatched()) leftovers.push_back(u);
+    for (const std::string &u : leftovers) {
       if (u.size() > 1 && u[0] == '-') {
         std::string suggestion = suggestOption(u);
         bad("unknown option '" + u + "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
@@ -303,9 +363,9 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
       opts.emit = opts.target.kind == Target::Kind::Ascend ? EmitKind::AscendC : EmitKind::Cuda;
     }
   } catch (const cxxopts::exceptions::exception &e) {
-    std::string what = e.what();
-    bad(what);
+    bad(translateParseError(e.what()));
   }
+  for (const std::string &p : split.positional) positional.push_back(p);
 
   if (opts.help || opts.version) return ok ? std::optional<Options>(std::move(opts)) : std::nullopt;
 

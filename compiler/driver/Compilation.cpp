@@ -75,13 +75,14 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
   }
   if (diags.hasErrors()) return false;
 
-  if (!writeOutputFile(options.output, output, diags)) return false;
+  OutputSet outputs;
+  if (!outputs.add(options.output, std::move(output), diags)) return false;
   if (options.writeDepfile) {
     std::string depPath = options.depfilePath.empty() ? options.output + ".d" : options.depfilePath;
     std::string target = !options.depTarget.empty() ? options.depTarget : options.writesToStdout() ? depPath : options.output;
-    if (!writeOutputFile(depPath, formatDepfile(target, deps), diags)) return false;
+    if (!outputs.add(depPath, formatDepfile(target, deps), diags)) return false;
   }
-  return true;
+  return outputs.commit(diags);
 }
 
 }  // namespace tle

@@ -28,14 +28,15 @@ bool writeAll(int fd, const std::string &content) {
 
 }  // namespace
 
-bool writeOutputFile(const std::string &path, const std::string &content, DiagnosticEngine &diags) {
+OutputSet::~OutputSet() {
+  for (const Staged &s : staged_)
+    if (!s.temp.empty()) ::unlink(s.temp.c_str());
+}
+
+bool OutputSet::add(const std::string &path, std::string content, DiagnosticEngine &diags) {
   if (path.empty() || path == "-") {
-    std::cout << content;
-    std::cout.flush();
-    if (!std::cout) {
-      diags.report(DiagId::CannotWriteFile, "cannot write to standard output");
-      return false;
-    }
+    stdoutContent_ += content;
+    hasStdout_ = true;
     return true;
   }
   struct stat st;
@@ -49,6 +50,7 @@ bool writeOutputFile(const std::string &path, const std::string &content, Diagno
     diags.report(DiagId::CannotWriteFile, "cannot write '" + path + "': " + std::strerror(errno));
     return false;
   }
+  staged_.push_back({path, temp});
   // mkstemp creates 0600; give the file the mode a plain open() would have.
   mode_t mask = ::umask(0);
   ::umask(mask);
@@ -56,12 +58,28 @@ bool writeOutputFile(const std::string &path, const std::string &content, Diagno
   bool ok = writeAll(fd, content);
   int savedErrno = errno;
   if (::close(fd) != 0 && ok) ok = false, savedErrno = errno;
-  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) ok = false, savedErrno = errno;
-  if (!ok) {
-    ::unlink(temp.c_str());
-    diags.report(DiagId::CannotWriteFile, "cannot write '" + path + "': " + std::strerror(savedErrno));
-  }
+  if (!ok) diags.report(DiagId::CannotWriteFile, "cannot write '" + path + "': " + std::strerror(savedErrno));
   return ok;
+}
+
+bool OutputSet::commit(DiagnosticEngine &diags) {
+  for (size_t i = 0; i < staged_.size(); ++i) {
+    if (::rename(staged_[i].temp.c_str(), staged_[i].path.c_str()) != 0) {
+      diags.report(DiagId::CannotWriteFile, "cannot write '" + staged_[i].path + "': " + std::strerror(errno));
+      return false;
+    }
+    staged_[i].temp.clear();
+  }
+  staged_.clear();
+  if (hasStdout_) {
+    std::cout << stdoutContent_;
+    std::cout.flush();
+    if (!std::cout) {
+      diags.report(DiagId::CannotWriteFile, "cannot write to standard output");
+      return false;
+    }
+  }
+  return true;
 }
 
 bool readInputFile(const std::string &path, std::string &content, DiagnosticEngine &diags) {

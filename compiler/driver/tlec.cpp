@@ -4,6 +4,7 @@
 #include "support/SourceManager.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
@@ -43,14 +44,23 @@ int run(int argc, char **argv) {
     return 0;
   }
 
-  auto logger = spdlog::stderr_color_mt("tlec");
+  // Log lines follow the diagnostics' colour decision.
+  bool color = options->diagnostics.format == tle::DiagnosticFormat::Text &&
+               (options->diagnostics.color == tle::ColorMode::Always ||
+                (options->diagnostics.color == tle::ColorMode::Auto && stderrIsColorTerminal()));
+  auto logger = color ? spdlog::stderr_color_mt("tlec") : spdlog::stderr_logger_mt("tlec");
   logger->set_pattern("tlec: %^%l%$: %v");
   logger->set_level(options->verbosity >= 2 ? spdlog::level::debug
                     : options->verbosity == 1 ? spdlog::level::info
                                               : spdlog::level::warn);
   spdlog::set_default_logger(logger);
 
-  bool ok = tle::runCompilation(*options, sources, diags);
+  bool ok = false;
+  try {
+    ok = tle::runCompilation(*options, sources, diags);
+  } catch (const std::exception &e) {
+    diags.report(tle::DiagId::InternalError, std::string("internal error: ") + e.what());
+  }
   diags.finish();
   return ok && !diags.hasErrors() ? 0 : 1;
 }

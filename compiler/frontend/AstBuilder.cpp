@@ -87,8 +87,8 @@ private:
   ExprList elements(ParserRuleContext *ctx);
   void params(const std::vector<antlr4::tree::ParseTree *> &paramCtxs, std::vector<Param> &out, bool isLambda);
 
-  template <typename BinCtx, typename Sub, typename OpFn>
-  ExprPtr leftAssoc(BinCtx *ctx, const std::vector<Sub *> &operands, ExprPtr (Builder::*build)(Sub *), OpFn opOf);
+  template <typename Sub>
+  ExprPtr leftAssoc(ParserRuleContext *ctx, ExprPtr (Builder::*build)(Sub *), BinaryOp (*opOf)(size_t));
 
   // ---- checks ----
   void checkTarget(Expr &e, const char *what);
@@ -375,8 +375,10 @@ void Builder::params(const std::vector<antlr4::tree::ParseTree *> &ctxs, std::ve
       for (size_t j = 0; j < i; ++j) out[j].positionalOnly = true;
     }
     for (size_t j = 0; j < i; ++j)
-      if (out[j].kind != Param::Kind::Normal || out[j].keywordOnly)
+      if (out[j].kind != Param::Kind::Normal || out[j].keywordOnly) {
         diags_.report(DiagId::ParameterOrder, out[i].range, "'/' must come before '*'");
+        break;
+      }
     out.erase(out.begin() + static_cast<long>(i));
     for (size_t k = i; k < out.size(); ++k)
       if (out[k].name == "/" && out[k].positionalOnly)
@@ -539,17 +541,30 @@ ExprPtr Builder::comparison(P::ComparisonContext *ctx) {
   return e;
 }
 
-// Builds `a op b op c` as ((a op b) op c), each node spanning from `a` to its right operand.
-template <typename BinCtx, typename Sub, typename OpFn>
-ExprPtr Builder::leftAssoc(BinCtx *ctx, const std::vector<Sub *> &operands, ExprPtr (Builder::*build)(Sub *),
-                           OpFn opOf) {
-  ExprPtr left = (this->*build)(operands[0]);
-  // From the first operand's context, so that `(a + b) * c` starts at the parenthesis.
-  SourceLoc begin = range(operands[0]).begin;
-  for (size_t i = 1; i < operands.size(); ++i) {
-    ExprPtr right = (this->*build)(operands[i]);
-    auto b = std::make_unique<BinOp>(SourceRange(begin, range(operands[i]).end));
-    b->op = opOf(ctx, i - 1);
+// Builds `a op b op c` as ((a op b) op c), each node spanning from `a` to its right
+// operand. Walks the children once (operand, operator, operand, ...): asking ANTLR for
+// the i-th operator is linear, and long sums would become quadratic.
+template <typename Sub>
+ExprPtr Builder::leftAssoc(ParserRuleContext *ctx, ExprPtr (Builder::*build)(Sub *), BinaryOp (*opOf)(size_t)) {
+  ExprPtr left;
+  SourceLoc begin;
+  size_t pendingOp = 0;
+  for (antlr4::tree::ParseTree *child : ctx->children) {
+    auto *operand = dynamic_cast<Sub *>(child);
+    if (!operand) {
+      if (auto *term = dynamic_cast<antlr4::tree::TerminalNode *>(child)) pendingOp = term->getSymbol()->getType();
+      else pendingOp = static_cast<ParserRuleContext *>(child)->getStart()->getType();
+      continue;
+    }
+    ExprPtr right = (this->*build)(operand);
+    if (!left) {
+      // From the operand's context, so that `(a + b) * c` starts at the parenthesis.
+      begin = range(operand).begin;
+      left = std::move(right);
+      continue;
+    }
+    auto b = std::make_unique<BinOp>(SourceRange(begin, range(operand).end));
+    b->op = opOf(pendingOp);
     b->left = std::move(left);
     b->right = std::move(right);
     left = std::move(b);
@@ -557,36 +572,29 @@ ExprPtr Builder::leftAssoc(BinCtx *ctx, const std::vector<Sub *> &operands, Expr
   return left;
 }
 
-ExprPtr Builder::expr(P::ExprContext *ctx) {
-  return leftAssoc(ctx, ctx->xor_expr(), &Builder::xorExpr, [](auto *, size_t) { return BinaryOp::BitOr; });
+static BinaryOp binaryOpFor(size_t token) {
+  switch (token) {
+  case P::PIPE: return BinaryOp::BitOr;
+  case P::CARET: return BinaryOp::BitXor;
+  case P::AMP: return BinaryOp::BitAnd;
+  case P::LSHIFT: return BinaryOp::LShift;
+  case P::RSHIFT: return BinaryOp::RShift;
+  case P::PLUS: return BinaryOp::Add;
+  case P::MINUS: return BinaryOp::Sub;
+  case P::STAR: return BinaryOp::Mul;
+  case P::SLASH: return BinaryOp::Div;
+  case P::PERCENT: return BinaryOp::Mod;
+  case P::FLOORDIV: return BinaryOp::FloorDiv;
+  default: return BinaryOp::MatMul;
+  }
 }
-ExprPtr Builder::xorExpr(P::Xor_exprContext *ctx) {
-  return leftAssoc(ctx, ctx->and_expr(), &Builder::andExpr, [](auto *, size_t) { return BinaryOp::BitXor; });
-}
-ExprPtr Builder::andExpr(P::And_exprContext *ctx) {
-  return leftAssoc(ctx, ctx->shift_expr(), &Builder::shiftExpr, [](auto *, size_t) { return BinaryOp::BitAnd; });
-}
-ExprPtr Builder::shiftExpr(P::Shift_exprContext *ctx) {
-  return leftAssoc(ctx, ctx->arith_expr(), &Builder::arithExpr, [](P::Shift_exprContext *c, size_t i) {
-    return c->shift_op(i)->getStart()->getType() == P::LSHIFT ? BinaryOp::LShift : BinaryOp::RShift;
-  });
-}
-ExprPtr Builder::arithExpr(P::Arith_exprContext *ctx) {
-  return leftAssoc(ctx, ctx->term(), &Builder::term, [](P::Arith_exprContext *c, size_t i) {
-    return c->arith_op(i)->getStart()->getType() == P::PLUS ? BinaryOp::Add : BinaryOp::Sub;
-  });
-}
-ExprPtr Builder::term(P::TermContext *ctx) {
-  return leftAssoc(ctx, ctx->factor(), &Builder::factor, [](P::TermContext *c, size_t i) {
-    switch (c->term_op(i)->getStart()->getType()) {
-    case P::STAR: return BinaryOp::Mul;
-    case P::SLASH: return BinaryOp::Div;
-    case P::PERCENT: return BinaryOp::Mod;
-    case P::FLOORDIV: return BinaryOp::FloorDiv;
-    default: return BinaryOp::MatMul;
-    }
-  });
-}
+
+ExprPtr Builder::expr(P::ExprContext *ctx) { return leftAssoc(ctx, &Builder::xorExpr, binaryOpFor); }
+ExprPtr Builder::xorExpr(P::Xor_exprContext *ctx) { return leftAssoc(ctx, &Builder::andExpr, binaryOpFor); }
+ExprPtr Builder::andExpr(P::And_exprContext *ctx) { return leftAssoc(ctx, &Builder::shiftExpr, binaryOpFor); }
+ExprPtr Builder::shiftExpr(P::Shift_exprContext *ctx) { return leftAssoc(ctx, &Builder::arithExpr, binaryOpFor); }
+ExprPtr Builder::arithExpr(P::Arith_exprContext *ctx) { return leftAssoc(ctx, &Builder::term, binaryOpFor); }
+ExprPtr Builder::term(P::TermContext *ctx) { return leftAssoc(ctx, &Builder::factor, binaryOpFor); }
 
 ExprPtr Builder::factor(P::FactorContext *ctx) {
   if (auto *p = ctx->power()) return power(p);
@@ -990,16 +998,30 @@ std::string Builder::decodeString(Token *tok, Constant::Type &type, bool &isRaw,
 }
 
 void Builder::checkTarget(Expr &e, const char *what) {
+  auto checkElements = [&](ExprList &elts) {
+    const Expr *firstStar = nullptr;
+    for (ExprPtr &x : elts) {
+      if (isa<Starred>(x.get())) {
+        if (firstStar) {
+          diags_.report(DiagId::InvalidAssignTarget, x->range, "multiple starred expressions in assignment")
+              .note(firstStar->range, "first starred target here");
+          return;
+        }
+        firstStar = x.get();
+      }
+      checkTarget(*x, what);
+    }
+  };
   switch (e.kind) {
   case Expr::Kind::Name:
   case Expr::Kind::Attribute:
   case Expr::Kind::Subscript:
     return;
   case Expr::Kind::Tuple:
-    for (ExprPtr &x : static_cast<Tuple &>(e).elts) checkTarget(*x, what);
+    checkElements(static_cast<Tuple &>(e).elts);
     return;
   case Expr::Kind::List:
-    for (ExprPtr &x : static_cast<List &>(e).elts) checkTarget(*x, what);
+    checkElements(static_cast<List &>(e).elts);
     return;
   case Expr::Kind::Starred:
     checkTarget(*static_cast<Starred &>(e).value, what);

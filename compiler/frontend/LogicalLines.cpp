@@ -18,8 +18,10 @@ SourceLoc tokenBegin(const antlr4::Token &token, FileId file) {
 
 SourceLoc tokenEnd(const antlr4::Token &token, FileId file) {
   SourceLoc loc = tokenBegin(token, file);
+  size_t type = token.getType();
+  // Synthesized INDENT/DEDENT/EOF have no text (ANTLR would answer "<EOF>").
+  if (type == antlr4::Token::EOF || type == TleLexer::INDENT || type == TleLexer::DEDENT) return loc;
   std::string text = token.getText();
-  if (token.getType() == antlr4::Token::EOF) return loc;
   size_t pos = 0;
   while (pos < text.size()) {
     char32_t c = utf8::decode(text, pos);
@@ -76,6 +78,7 @@ private:
   }
   bool handleIndentation(const antlr4::Token &first);
   bool handleBracket(const antlr4::Token &token);
+  bool checkNesting(const antlr4::Token &token);
   void reportBadNumber(antlr4::Token &token);
   bool fatal(DiagId id, SourceRange range, std::string message) {
     diags_.report(id, range, std::move(message));
@@ -91,7 +94,21 @@ private:
   std::vector<OpenBracket> brackets_;
   std::vector<Indent> indents_{{0, 0}};
   bool errorPending_ = false;  // a non-fatal error belongs to the next real token's statement
+  unsigned prefixRun_ = 0;      // consecutive prefix operators
+  unsigned nestingOnLine_ = 0;  // `**`, `lambda` and `if` on this logical line
 };
+
+bool Builder::checkNesting(const antlr4::Token &token) {
+  size_t type = token.getType();
+  bool prefix = type == TleLexer::MINUS || type == TleLexer::PLUS || type == TleLexer::TILDE || type == TleLexer::NOT;
+  prefixRun_ = prefix ? prefixRun_ + 1 : 0;
+  if (type == TleLexer::POWER || type == TleLexer::LAMBDA || type == TleLexer::IF) ++nestingOnLine_;
+  if (prefixRun_ > kMaxExpressionNesting || nestingOnLine_ > kMaxExpressionNesting)
+    return fatal(DiagId::TooDeeplyNested, tokenRange(token, file_),
+                 "expression is too deeply nested (more than " + std::to_string(kMaxExpressionNesting) +
+                     " nested operators)");
+  return true;
+}
 
 bool Builder::handleIndentation(const antlr4::Token &first) {
   std::string_view line = sources_.lineText(file_, static_cast<uint32_t>(first.getLine()));
@@ -212,6 +229,7 @@ LogicalTokens Builder::run() {
     if (type == TleLexer::NEWLINE) {
       if (!brackets_.empty() || atLineStart) continue;
       atLineStart = true;
+      prefixRun_ = nestingOnLine_ = 0;
       emit(std::move(token));
       continue;
     }
@@ -250,6 +268,7 @@ LogicalTokens Builder::run() {
       if (brackets_.empty() && !handleIndentation(*token)) return std::move(out_);
     }
     if (!handleBracket(*token)) return std::move(out_);
+    if (!checkNesting(*token)) return std::move(out_);
     emit(std::move(token));
   }
   return std::move(out_);

@@ -31,6 +31,9 @@ struct LogicalTokens {
 // Python's limits, kept so that deeply nested input gets a diagnostic, not a stack overflow.
 constexpr unsigned kMaxBracketDepth = 200;
 constexpr unsigned kMaxIndentLevels = 100;
+// Operators the parser handles by recursion (prefix `-`/`+`/`~`/`not` runs, and `**`,
+// `lambda`, `if` on one logical line); past this many, the line is rejected.
+constexpr unsigned kMaxExpressionNesting = 1000;
 
 LogicalTokens buildLogicalLines(tle::TleLexer &lexer, FileId file, const SourceManager &sources,
                                 DiagnosticEngine &diags);

@@ -74,7 +74,7 @@ struct Chunk {
 };
 
 // Splits at every top-level statement, keeping decorators with their function and
-// `else`/`elif` with the statement they continue.
+// `else`/`elif` (and the unsupported `except`/`finally`) with the statement they continue.
 std::vector<Chunk> splitTopLevel(const std::vector<std::unique_ptr<antlr4::Token>> &tokens) {
   std::vector<Chunk> chunks;
   size_t n = tokens.size() - 1;  // without EOF
@@ -87,7 +87,8 @@ std::vector<Chunk> splitTopLevel(const std::vector<std::unique_ptr<antlr4::Token
     if (atStatementStart && level == 0 && type != TleLexer::DEDENT && type != TleLexer::INDENT) {
       if (i == start) {
         onlyDecorators = type == TleLexer::AT;
-      } else if (type == TleLexer::ELSE || type == TleLexer::ELIF || onlyDecorators) {
+      } else if (type == TleLexer::ELSE || type == TleLexer::ELIF || type == TleLexer::EXCEPT ||
+                 type == TleLexer::FINALLY || onlyDecorators) {
         if (type != TleLexer::AT) onlyDecorators = false;
       } else {
         chunks.push_back({start, i});
@@ -178,10 +179,12 @@ std::vector<std::string> dumpTokens(const SourceManager &sources, FileId file, D
   if (logical.fatal) return out;
   const antlr4::dfa::Vocabulary &vocab = lexer.getVocabulary();
   for (const auto &t : logical.tokens) {
-    std::string name = t->getType() == antlr4::Token::EOF ? "EOF" : vocab.getSymbolicName(t->getType());
-    std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    size_t type = t->getType();
+    std::string name = type == antlr4::Token::EOF ? "EOF" : vocab.getSymbolicName(type);
+    bool synthetic = type == antlr4::Token::EOF || type == TleLexer::INDENT || type == TleLexer::DEDENT;
+    std::string text = synthetic ? "" : t->getText();
     std::string shown;
-    for (char c : text) shown += c == '\n' ? std::string("\\n") : std::string(1, c);
+    for (char c : text) shown += c == '\n' ? std::string("\\n") : c == '\\' ? std::string("\\\\") : std::string(1, c);
     out.push_back(name + " '" + shown + "' " + std::to_string(t->getLine()) + ":" +
                   std::to_string(t->getCharPositionInLine() + 1));
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 
 namespace tle {
 
@@ -175,17 +177,22 @@ private:
     if (all(body, "0123456789") || isHex) {
       e.valueKind = SignatureEntry::ValueKind::Int;
       std::string sign = t[0] == '-' ? "-" : "";
-      if (isHex) {
-        if (body.size() > 18) {
-          error(begin, pos_, "integer '" + t + "' in signature does not fit in 64 bits");
-          return false;
-        }
-        e.value = sign + std::to_string(std::stoull(body.substr(2), nullptr, 16));
-      } else {
-        size_t nz = body.find_first_not_of('0');
-        e.value = sign + (nz == std::string::npos ? "0" : body.substr(nz));
-        if (e.value == "-0") e.value = "0";
+      // Kernels take 64-bit integers: anything from -2**63 to 2**64-1 is accepted.
+      std::string digits = isHex ? body.substr(2) : body;
+      size_t nz = digits.find_first_not_of('0');
+      digits = nz == std::string::npos ? "0" : digits.substr(nz);
+      unsigned long long v = 0;
+      bool fits = digits.size() <= (isHex ? 16u : 20u);
+      if (fits) {
+        errno = 0;
+        v = std::strtoull(digits.c_str(), nullptr, isHex ? 16 : 10);
+        fits = errno != ERANGE && (t[0] != '-' || v <= (1ull << 63));
       }
+      if (!fits) {
+        error(begin, pos_, "integer '" + t + "' in signature does not fit in 64 bits");
+        return false;
+      }
+      e.value = (t[0] == '-' && v != 0 ? "-" : "") + std::to_string(v);
       return true;
     }
     size_t used = 0;

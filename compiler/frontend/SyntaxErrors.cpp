@@ -177,8 +177,12 @@ void SyntaxErrorStrategy::fail(antlr4::Parser *parser, Token *tok) {
     return diags_.report(id, r, std::move(msg));
   };
 
-  if (const char *msg = unsupportedMessage(type)) {
-    report(DiagId::UnsupportedSyntax, at, msg);
+  // Statement keywords are named as unsupported where a statement may start (`x.class`
+  // is a misused keyword, not a class definition); `yield`/`await`/`:=` are expressions.
+  const char *unsupported = unsupportedMessage(type);
+  bool expressionKeyword = type == P::YIELD || type == P::AWAIT || type == P::WALRUS;
+  if (unsupported && (expressionKeyword || has(P::PASS))) {
+    report(DiagId::UnsupportedSyntax, at, unsupported);
   } else if (type == P::INDENT) {
     report(DiagId::UnexpectedIndent, at, "unexpected indent");
   } else if (has(P::INDENT)) {

@@ -137,58 +137,55 @@ void DiagnosticEngine::renderLocation(SourceRange range, Severity severity, cons
 //     3 | def f(x)
 //       |         ^
 // Tabs are expanded to 8-column stops and wide characters take two columns, so the
-// caret lines up on a terminal.
+// caret lines up on a terminal. Bytes that are not UTF-8 show as U+FFFD, and a very long
+// line is cut to a window around the caret.
 void DiagnosticEngine::renderSnippet(SourceRange range) {
   if (!range.isValid() || !sources_.isValid(range.begin.file)) return;
   FileId file = range.begin.file;
   uint32_t line = range.begin.line;
-  std::string_view text = sources_.lineText(file, line);
-  if (line > sources_.lineCount(file) && text.empty()) return;  // the end-of-file position
+  if (line > sources_.lineCount(file)) return;  // the end-of-file position
+  std::u32string text = utf8::decodeLossy(sources_.lineText(file, line));
 
-  uint32_t firstCol = range.begin.column;
-  uint32_t lastCol = firstCol + 1;  // exclusive
+  size_t first = range.begin.column - 1;  // 0-based code-point index
+  size_t last = first + 1;                 // exclusive
   if (range.end.isValid() && range.end.file == file) {
-    if (range.end.line == line && range.end.column > firstCol)
-      lastCol = range.end.column;
+    if (range.end.line == line && range.end.column > range.begin.column)
+      last = range.end.column - 1;
     else if (range.end.line > line)
-      lastCol = static_cast<uint32_t>(utf8::codePointCount(text)) + 1;
+      last = std::max(text.size(), first + 1);
   }
 
-  std::string shown, marks;
-  size_t pos = 0;
+  constexpr size_t kWindow = 160;
+  size_t from = 0, to = text.size();
+  if (text.size() > kWindow) {
+    from = first > kWindow / 3 ? first - kWindow / 3 : 0;
+    to = std::min(text.size(), from + kWindow);
+  }
+  std::string shown = from > 0 ? "..." : "";
+  std::string marks(shown.size(), ' ');
   unsigned display = 0;
-  uint32_t col = 1;
-  while (pos < text.size()) {
-    char32_t c = utf8::decode(text, pos);
-    unsigned width;
-    std::string glyph;
-    if (c == '\t') {
-      width = 8 - display % 8;
-      glyph.assign(width, ' ');
-    } else {
-      width = utf8::displayWidth(c);
-      glyph = utf8::encode(c);
-    }
-    shown += glyph;
-    if (col == firstCol) {
+  for (size_t i = from; i < to; ++i) {
+    char32_t c = text[i];
+    unsigned width = c == '\t' ? 8 - display % 8 : utf8::displayWidth(c);
+    shown += c == '\t' ? std::string(width, ' ') : utf8::encode(c);
+    if (i == first) {
       marks.push_back('^');
-      if (width > 1) marks.append(width - 1, col + 1 < lastCol ? '~' : ' ');
+      if (width > 1) marks.append(width - 1, i + 1 < last ? '~' : ' ');
     } else {
-      marks.append(width, col > firstCol && col < lastCol ? '~' : ' ');
+      marks.append(width, i > first && i < last ? '~' : ' ');
     }
     display += width;
-    ++col;
   }
-  if (col <= firstCol) {  // the position is at or past the end of the line
-    marks.append(firstCol - col, ' ');
+  if (to < text.size()) shown += "...";
+  if (first >= to && to == text.size()) {  // the position is at or past the end of the line
+    marks.append(first - to, ' ');
     marks.push_back('^');
   }
   while (!marks.empty() && marks.back() == ' ') marks.pop_back();
 
   std::string number = std::to_string(line);
   std::string gutter(std::max<size_t>(number.size(), 4), ' ');
-  std::string numbered = gutter.substr(number.size()) + number;
-  out_ << numbered << " | " << shown << '\n';
+  out_ << gutter.substr(number.size()) << number << " | " << shown << '\n';
   out_ << gutter << " | " << color(kGreen) << marks << color(kReset) << '\n';
 }
 

@@ -38,6 +38,21 @@ char32_t decode(std::string_view s, size_t &pos) {
   return cp;
 }
 
+std::u32string decodeLossy(std::string_view s) {
+  std::u32string out;
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t bad = findInvalid(s.substr(pos, 4));
+    if (bad == 0) {
+      out.push_back(0xFFFD);
+      ++pos;
+      continue;
+    }
+    out.push_back(decode(s, pos));
+  }
+  return out;
+}
+
 size_t codePointCount(std::string_view s) {
   size_t count = 0;
   for (char ch : s)

@@ -17,6 +17,9 @@ char32_t decode(std::string_view text, size_t &pos);
 
 size_t codePointCount(std::string_view text);
 
+// Decodes text that may not be valid UTF-8, each invalid byte becoming U+FFFD.
+std::u32string decodeLossy(std::string_view text);
+
 // Byte offset of the `n`-th code point (0-based); text.size() when past the end.
 size_t byteOffsetOfCodePoint(std::string_view text, size_t n);
 
