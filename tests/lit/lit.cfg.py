@@ -1,0 +1,24 @@
+# lit configuration for tlec: FileCheck tests on --emit outputs and diagnostics.
+import os
+
+import lit.formats
+
+config.name = "tlec"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".tle", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.tle_obj_root
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "expect-exit"]
+
+here = os.path.dirname(__file__)
+config.substitutions.append(("%tlec", os.path.join(config.tle_tools_dir, "tlec")))
+config.substitutions.append(("%exit1", os.path.join(here, "expect-exit") + " 1"))
+config.substitutions.append(("%exit0", os.path.join(here, "expect-exit") + " 0"))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%corpus", os.path.join(config.tle_src_root, "tests", "corpus")))
+config.substitutions.append(("%tools", os.path.join(config.tle_src_root, "tests", "tools")))
+
+config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Diagnostics must not depend on the terminal the tests run in.
+config.environment["TERM"] = "dumb"
+config.environment.pop("NO_COLOR", None)
