@@ -87,6 +87,14 @@ private:
       while (atWordChar()) ++pos_;
       e.kind = SignatureEntry::Kind::Pointer;
       e.dtype = text_.substr(nameBegin, pos_ - nameBegin);
+      // Triton spells a pointer to const as `*k<dtype>`.
+      const auto &known = signatureDtypes();
+      if (e.dtype.size() > 1 && e.dtype[0] == 'k' &&
+          std::find(known.begin(), known.end(), e.dtype.substr(1)) != known.end()) {
+        e.isConst = true;
+        e.dtype = e.dtype.substr(1);
+        ++nameBegin;
+      }
       if (!checkDtype(e.dtype, nameBegin)) return false;
       if (!hint(e)) return false;
     } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
@@ -244,7 +252,8 @@ std::optional<std::vector<SignatureEntry>> parseSignature(const std::string &tex
 
 std::string toString(const SignatureEntry &e) {
   switch (e.kind) {
-  case SignatureEntry::Kind::Pointer: return "*" + e.dtype + (e.hint ? ":" + std::to_string(e.hint) : "");
+  case SignatureEntry::Kind::Pointer:
+    return std::string("*") + (e.isConst ? "k" : "") + e.dtype + (e.hint ? ":" + std::to_string(e.hint) : "");
   case SignatureEntry::Kind::Scalar: return e.dtype + (e.hint ? ":" + std::to_string(e.hint) : "");
   case SignatureEntry::Kind::Constexpr:
     if (e.valueKind == SignatureEntry::ValueKind::String) return "\"" + e.value + "\"";

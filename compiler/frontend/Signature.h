@@ -1,6 +1,7 @@
 // The --signature language: Triton AOT's `compile.py` syntax, one entry per kernel
 // parameter, comma separated:
 //   *fp32:16      pointer to fp32, address divisible by 16
+//   *kfp16        pointer to const fp16 (read-only)
 //   i32           scalar runtime argument;  i32:16 divisible by 16;  i32:1 equal to 1
 //   1024  -3  0x10  0.5  1e-3            a constexpr number
 //   true  false                           a constexpr bool
@@ -22,6 +23,7 @@ struct SignatureEntry {
   std::string dtype;
   // 16: divisible by 16; 1: equal to 1; 0: no hint.
   unsigned hint = 0;
+  bool isConst = false;  // `*k...`: the kernel only reads through this pointer
   // Constexpr: the value, with its Python type.
   enum class ValueKind { Int, Float, Bool, String, None } valueKind = ValueKind::Int;
   std::string value;  // decimal digits / float spelling / "True"|"False" / the string / "None"

@@ -32,6 +32,7 @@ TEST_CASE("Triton AOT signatures") {
   CHECK(parse("*fp32:16, i32, 1024") == "*fp32:16|i32|1024");
   CHECK(parse("*fp16:16,*fp16:16,*bf16,i32:16,i64:1,u8") == "*fp16:16|*fp16:16|*bf16|i32:16|i64:1|u8");
   CHECK(parse("  *fp8e4nv , fp64  ") == "*fp8e4nv|fp64");
+  CHECK(parse("*kfp16:16, *ki8") == "*kfp16:16|*ki8");
   CHECK(parse("") == "");
 }
 
