@@ -3,6 +3,7 @@
 option(TLE_USE_LLD "Link with lld when available (much faster than bfd for MLIR tools)" ON)
 option(TLE_USE_CCACHE "Use ccache when available" ON)
 option(TLE_BUILD_TESTS "Build the unit tests and configure lit" ON)
+option(TLE_ENABLE_MLIR "Build the MLIR stages (semantic analysis, the tle dialect, tle-opt)" ON)
 option(TLE_WERROR "Treat compiler warnings as errors" OFF)
 set(TLE_SANITIZE "" CACHE STRING "Sanitizers for the whole build, e.g. address,undefined")
 

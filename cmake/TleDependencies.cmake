@@ -45,3 +45,22 @@ if(CUDAToolkit_FOUND)
 else()
   message(STATUS "CUDA toolkit not found (expected under /usr/local/cuda): GPU code paths are disabled")
 endif()
+
+# LLVM/MLIR 19 for the IR stages. Their libraries are linked statically; LLVM's own
+# add_mlir_library is not used because it forces -fno-exceptions on every target.
+if(TLE_ENABLE_MLIR)
+  find_package(MLIR 19.1 CONFIG QUIET HINTS /usr/lib/llvm-19/lib/cmake/mlir)  # "19" alone is rejected
+  if(NOT MLIR_FOUND)
+    message(FATAL_ERROR "tlec needs MLIR 19: install the Debian packages 'libmlir-19-dev' and 'mlir-19-tools' "
+                        "(or configure with -DTLE_ENABLE_MLIR=OFF for a frontend-only build)")
+  endif()
+  list(APPEND CMAKE_MODULE_PATH "${MLIR_CMAKE_DIR}" "${LLVM_CMAKE_DIR}")
+  include(TableGen)
+  include(AddLLVM)
+  include(AddMLIR)
+  add_library(tle_mlir_flags INTERFACE)
+  target_include_directories(tle_mlir_flags SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
+  separate_arguments(_tle_llvm_defs UNIX_COMMAND "${LLVM_DEFINITIONS}")
+  target_compile_definitions(tle_mlir_flags INTERFACE ${_tle_llvm_defs})
+  message(STATUS "MLIR ${MLIR_VERSION} from ${MLIR_CMAKE_DIR}")
+endif()

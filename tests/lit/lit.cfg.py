@@ -5,13 +5,18 @@ import lit.formats
 
 config.name = "tlec"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".tle", ".test"]
+config.suffixes = [".tle", ".test", ".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.tle_obj_root
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "expect-exit"]
 
 here = os.path.dirname(__file__)
 config.substitutions.append(("%tlec", os.path.join(config.tle_tools_dir, "tlec")))
+# tle-opt is only built with MLIR; without it the IR tests are unsupported.
+tle_opt = os.path.join(config.tle_tools_dir, "tle-opt")
+if os.path.exists(tle_opt):
+    config.available_features.add("mlir")
+    config.substitutions.append(("tle-opt", tle_opt))
 config.substitutions.append(("%exit1", os.path.join(here, "expect-exit") + " 1"))
 config.substitutions.append(("%exit0", os.path.join(here, "expect-exit") + " 0"))
 config.substitutions.append(("%python", config.python_executable))

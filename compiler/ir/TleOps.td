@@ -1,0 +1,86 @@
+#ifndef TLE_OPS_TD
+#define TLE_OPS_TD
+
+include "TleTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// ---- program geometry ------------------------------------------------------------------
+def Tle_ProgramIdOp : Tle_Op<"program_id", [Pure]> {
+  let summary = "index of this program instance along a grid axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def Tle_NumProgramsOp : Tle_Op<"num_programs", [Pure]> {
+  let summary = "number of program instances along a grid axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+// ---- tensor construction and shape -----------------------------------------------------
+def Tle_MakeRangeOp : Tle_Op<"make_range", [Pure]> {
+  let summary = "the tensor [start, start+1, ..., end-1]";
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_SplatOp : Tle_Op<"splat", [Pure]> {
+  let summary = "a tensor whose every element is the scalar operand";
+  let arguments = (ins AnyType:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_BroadcastOp : Tle_Op<"broadcast", [Pure]> {
+  let summary = "repeat a tensor along its size-1 dimensions";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_ExpandDimsOp : Tle_Op<"expand_dims", [Pure]> {
+  let summary = "insert a size-1 dimension at `axis`";
+  let arguments = (ins AnyRankedTensor:$src, I32Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- pointers and memory ---------------------------------------------------------------
+def Tle_AddPtrOp : Tle_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance pointers by a number of elements";
+  let arguments = (ins Tle_PtrLike:$ptr, Tle_IntLike:$offset);
+  let results = (outs Tle_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+}
+
+def Tle_LoadOp : Tle_Op<"load", [AttrSizedOperandSegments, MemoryEffects<[MemRead]>]> {
+  let summary = "load through pointers; masked-off lanes take `other` (or are undefined)";
+  let arguments = (ins Tle_PtrLike:$ptr, Optional<Tle_BoolLike>:$mask, Optional<AnyType>:$other,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$eviction,
+                       UnitAttr:$isVolatile, UnitAttr:$isAsync);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr) (`,` type($mask)^)? (`,` type($other)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tle_StoreOp : Tle_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store through pointers; masked-off lanes are not written";
+  let arguments = (ins Tle_PtrLike:$ptr, AnyType:$value, Optional<Tle_BoolLike>:$mask,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$eviction);
+  let assemblyFormat = [{
+    $ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr) `,` type($value) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+#endif

@@ -1,0 +1,24 @@
+#ifndef TLE_TYPES_TD
+#define TLE_TYPES_TD
+
+include "TleBase.td"
+
+// Address spaces follow NVPTX numbering: 1 global, 3 shared, 7 shared of another block
+// in the cluster. Pointers to global memory print without it: !tle.ptr<f32>.
+def Tle_PointerType : TypeDef<Tle_Dialect, "Pointer"> {
+  let mnemonic = "ptr";
+  let summary = "pointer to a scalar in an address space";
+  let parameters = (ins "::mlir::Type":$pointeeType, DefaultValuedParameter<"int", "1">:$addressSpace);
+  let assemblyFormat = "`<` $pointeeType (`,` $addressSpace^)? `>`";
+}
+
+def Tle_AnyPtr : Type<CPred<"::mlir::isa<::tle::ir::PointerType>($_self)">, "pointer", "::tle::ir::PointerType">;
+
+// A pointer, or a tensor of pointers.
+def Tle_PtrLike : AnyTypeOf<[Tle_AnyPtr, RankedTensorOf<[Tle_AnyPtr]>]>;
+// An integer, or a tensor of integers.
+def Tle_IntLike : AnyTypeOf<[AnySignlessInteger, RankedTensorOf<[AnySignlessInteger]>]>;
+// A boolean, or a tensor of booleans.
+def Tle_BoolLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>]>;
+
+#endif

@@ -1,0 +1,36 @@
+// The tle dialect's ops round-trip through the printer and parser.
+// REQUIRES: mlir
+// RUN: tle-opt %s | tle-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @vector_add
+// CHECK-SAME: !tle.ptr<f16, 3>
+func.func @vector_add(%x: !tle.ptr<f32>, %y: !tle.ptr<f32>, %out: !tle.ptr<f32>, %n: i32, %smem: !tle.ptr<f16, 3>) {
+  // CHECK: %[[PID:.*]] = tle.program_id 0 : i32
+  %pid = tle.program_id 0 : i32
+  %c128 = arith.constant 128 : i32
+  %start = arith.muli %pid, %c128 : i32
+  // CHECK: tle.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %range = tle.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  // CHECK: tle.splat %{{.*}} : i32 -> tensor<128xi32>
+  %starts = tle.splat %start : i32 -> tensor<128xi32>
+  %offs = arith.addi %starts, %range : tensor<128xi32>
+  %ns = tle.splat %n : i32 -> tensor<128xi32>
+  %mask = arith.cmpi slt, %offs, %ns : tensor<128xi32>
+  %xs = tle.splat %x : !tle.ptr<f32> -> tensor<128x!tle.ptr<f32>>
+  // CHECK: tle.addptr %{{.*}}, %{{.*}} : tensor<128x!tle.ptr<f32>>, tensor<128xi32>
+  %xp = tle.addptr %xs, %offs : tensor<128x!tle.ptr<f32>>, tensor<128xi32>
+  // CHECK: tle.load %{{.*}} mask %{{.*}} : tensor<128x!tle.ptr<f32>>, tensor<128xi1> -> tensor<128xf32>
+  %xv = tle.load %xp mask %mask : tensor<128x!tle.ptr<f32>>, tensor<128xi1> -> tensor<128xf32>
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  // CHECK: tle.load %{{.*}} mask %{{.*}} other %{{.*}} {cache = ".cg"}
+  %xw = tle.load %xp mask %mask other %zero {cache = ".cg"} : tensor<128x!tle.ptr<f32>>, tensor<128xi1>, tensor<128xf32> -> tensor<128xf32>
+  %sum = arith.addf %xv, %xw : tensor<128xf32>
+  %os = tle.splat %out : !tle.ptr<f32> -> tensor<128x!tle.ptr<f32>>
+  %op = tle.addptr %os, %offs : tensor<128x!tle.ptr<f32>>, tensor<128xi32>
+  // CHECK: tle.store %{{.*}}, %{{.*}} mask %{{.*}} : tensor<128x!tle.ptr<f32>>, tensor<128xf32>, tensor<128xi1>
+  tle.store %op, %sum mask %mask : tensor<128x!tle.ptr<f32>>, tensor<128xf32>, tensor<128xi1>
+  %col = tle.expand_dims %range {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  // CHECK: tle.broadcast %{{.*}} : tensor<128x1xi32> -> tensor<128x64xi32>
+  %b = tle.broadcast %col : tensor<128x1xi32> -> tensor<128x64xi32>
+  return
+}
