@@ -4,6 +4,7 @@
 #include "frontend/AstPrinter.h"
 #include "frontend/Parser.h"
 #include "frontend/Signature.h"
+#include "sema/Sema.h"
 
 #include <spdlog/spdlog.h>
 
@@ -38,11 +39,16 @@ std::string formatDepfile(const std::string &target, const std::vector<std::stri
 
 bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEngine &diags) {
   // Signatures are checked first: they are cheap and their errors point into the option.
+  std::vector<KernelRequest> kernels;
+  for (const std::string &k : options.kernels) kernels.push_back({k, std::nullopt, {}});
   for (size_t i = 0; i < options.signatures.size(); ++i) {
     std::string name = options.signatures.size() == 1 ? "<signature>" : "<signature " + std::to_string(i + 1) + ">";
     FileId sig = sources.addBuffer(name, options.signatures[i]);
-    if (auto entries = parseSignature(sources.text(sig), sig, diags))
+    if (auto entries = parseSignature(sources.text(sig), sig, diags)) {
       spdlog::debug("signature for {}: {} entries", options.kernels[i], entries->size());
+      kernels[i].signature = std::move(*entries);
+      kernels[i].signatureRange = SourceRange({sig, 1, 1}, sources.endOfFile(sig));
+    }
   }
   if (diags.hasErrors()) return false;
 
@@ -66,10 +72,23 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       std::ostringstream os;
       ast::print(*module, os);
       output = os.str();
+#ifdef TLE_HAVE_MLIR
+    } else if (options.emit == EmitKind::Mlir) {
+      SemaOptions sema;
+      sema.kernels = std::move(kernels);
+      sema.defines = options.defines;
+      sema.numWarps = options.numWarps;
+      sema.numStages = options.numStages;
+      sema.target = options.target.str();
+      auto semaStart = std::chrono::steady_clock::now();
+      bool ok = emitMlir(*module, sema, sources, diags, output);
+      spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(semaStart));
+      if (!ok) return false;
+#endif
     } else {
       diags.report(DiagId::NotImplemented, std::string("--emit=") + emitKindName(options.emit) +
-                                               " is not implemented yet: this tlec parses and checks syntax "
-                                               "only (try --emit=ast)");
+                                               " is not implemented yet: this tlec stops at the tile IR "
+                                               "(try --emit=mlir or --emit=ast)");
       return false;
     }
   }

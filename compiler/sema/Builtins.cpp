@@ -1,0 +1,511 @@
+// The names modules export (`tl.*`, `triton.*`, `tle.*`, Python builtins) and the
+// lowering of the builtin functions.
+#include "sema/Lowering.h"
+
+#include "ir/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <optional>
+#include <set>
+
+namespace tle::sema {
+
+namespace {
+
+// Builtins tlec knows but does not lower yet: calling one is a "not implemented"
+// error rather than an unknown name.
+const std::set<std::string> kPlannedTl = {
+    "dot", "dot_scaled", "sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "cumsum", "cumprod",
+    "associative_scan", "trans", "permute", "reshape", "view", "split", "join", "gather", "atomic_add",
+    "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor",
+    "debug_barrier", "device_print", "device_assert", "static_print", "make_block_ptr", "advance",
+    "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "histogram", "sort", "flip",
+    "interleave", "clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "randint", "rand", "randn",
+    "inline_asm_elementwise", "ravel", "swizzle2d", "cast", "pow", "log1p", "cdiv", "tensor", "pointer_type",
+    "topk", "bitcast", "assume", "condition", "map_elementwise", "extra"};
+
+const std::set<std::string> kPlannedTle = {
+    "extract_tile", "insert_tile", "cumsum", "pipeline_group", "device_mesh", "sharding", "make_sharded_tensor",
+    "reshard", "remote", "shard_id", "distributed_barrier", "distributed_dot", "S", "B", "P", "call", "jit",
+    "hardware_constraint", "gpu", "dsa", "raw", "pipe"};
+
+const std::set<std::string> kMathUnary = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "abs",
+                                          "floor", "ceil", "erf"};
+
+std::string memberName(const std::string &qualified) { return qualified.substr(qualified.rfind('.') + 1); }
+
+struct ParamSpec {
+  const char *name;
+  bool required;
+};
+
+}  // namespace
+
+// Binds call arguments to a builtin's parameters, Python style.
+static std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const std::string &fn,
+                                                  const std::vector<ParamSpec> &params, CallArgs &args, SourceRange at,
+                                                  std::vector<SourceRange> *ranges = nullptr) {
+  std::vector<std::optional<Value>> out(params.size());
+  std::vector<SourceRange> where(params.size(), at);
+  if (args.positional.size() > params.size())
+    fl.fail(at, DiagId::ArgumentMismatch,
+            fn + " takes at most " + std::to_string(params.size()) + " positional arguments, got " +
+                std::to_string(args.positional.size()));
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    out[i] = args.positional[i];
+    if (i < args.positionalRanges.size()) where[i] = args.positionalRanges[i];
+  }
+  for (size_t k = 0; k < args.keywords.size(); ++k) {
+    const std::string &key = args.keywords[k].first;
+    size_t i = 0;
+    while (i < params.size() && key != params[i].name) ++i;
+    if (i == params.size()) {
+      std::string names;
+      for (const ParamSpec &p : params) names += (names.empty() ? "" : ", ") + std::string(p.name);
+      fl.fail(args.keywordRanges[k], DiagId::ArgumentMismatch,
+              fn + " has no parameter '" + key + "' (its parameters: " + names + ")");
+    }
+    if (out[i]) fl.fail(args.keywordRanges[k], DiagId::ArgumentMismatch, fn + " got two values for '" + key + "'");
+    out[i] = args.keywords[k].second;
+    where[i] = args.keywordRanges[k];
+  }
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].required && !out[i])
+      fl.fail(at, DiagId::ArgumentMismatch, fn + " is missing its '" + params[i].name + "' argument");
+  if (ranges) *ranges = where;
+  return out;
+}
+
+static std::vector<int64_t> shapeArg(FunctionLowering &fl, const Value &v, SourceRange at) {
+  std::vector<int64_t> shape;
+  auto dim = [&](const Value &d) {
+    int64_t n = fl.requireInt(d, at, "a shape dimension");
+    if (n <= 0 || (n & (n - 1)) != 0)
+      fl.fail(at, DiagId::ShapeMismatch, "block dimensions must be powers of two, got " + std::to_string(n));
+    shape.push_back(n);
+  };
+  if (v.kind == Value::Kind::Tuple) {
+    for (const Value &d : v.elements) dim(d);
+  } else {
+    dim(v);
+  }
+  return shape;
+}
+
+Value FunctionLowering::attributeOfModule(const Value &module, const std::string &attr, SourceRange at) {
+  const std::string &m = module.text;
+  if (m == "triton") {
+    if (attr == "language") return Value::ofModule("triton.language");
+    if (attr == "jit" || attr == "autotune" || attr == "heuristics" || attr == "Config" || attr == "cdiv" ||
+        attr == "next_power_of_2" || attr == "constexpr")
+      return Value::ofBuiltin(attr == "constexpr" ? "triton.language.constexpr" : "triton." + attr);
+  } else if (m == "triton.language" || m == "triton.language.math") {
+    if (attr == "math") return Value::ofModule("triton.language.math");
+    if (auto d = dtypeFromTlName(attr)) return Value::ofDType(*d);
+    static const std::set<std::string> kImplemented = {
+        "program_id", "num_programs", "arange", "load", "store", "zeros", "zeros_like", "full", "where", "maximum",
+        "minimum", "fma", "static_assert", "static_range", "range", "constexpr", "multiple_of", "max_contiguous",
+        "max_constancy", "broadcast_to", "expand_dims", "cdiv"};
+    if (kImplemented.count(attr) || kMathUnary.count(attr)) return Value::ofBuiltin("triton.language." + attr);
+    if (kPlannedTl.count(attr)) return Value::ofBuiltin("planned:tl." + attr);
+  } else if (m == "tle") {
+    if (attr == "load" || attr == "range") return Value::ofBuiltin("tle." + attr);
+    if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
+    if (kPlannedTle.count(attr)) return Value::ofBuiltin("planned:tle." + attr);
+  } else {
+    fail(at, DiagId::UnsupportedInKernel, "module '" + m + "' cannot be used inside a kernel");
+  }
+  fail(at, DiagId::UnknownAttribute, "module '" + m + "' has no attribute '" + attr + "'");
+}
+
+Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &attr, SourceRange at) {
+  if (attr == "dtype") {
+    if (v.type.isPointer) fail(at, DiagId::NotImplemented, "the dtype of a pointer is not implemented yet");
+    return Value::ofDType(v.type.dtype);
+  }
+  if (attr == "shape") {
+    std::vector<Value> dims;
+    for (int64_t d : v.type.shape) dims.push_back(Value::ofInt(d));
+    return Value::ofTuple(std::move(dims));
+  }
+  if (attr == "to" || attr == "broadcast_to" || attr == "expand_dims") return Value::ofBuiltin("method." + attr, {v});
+  if (attr == "T" || kPlannedTl.count(attr) || attr == "extract_tile" || attr == "insert_tile")
+    return Value::ofBuiltin("planned:method " + attr, {v});
+  fail(at, DiagId::UnknownAttribute, "a " + v.type.str() + " has no attribute '" + attr + "'");
+}
+
+Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange at) {
+  const std::string &name = fn.text;
+  if (name.rfind("planned:", 0) == 0)
+    fail(at, DiagId::NotImplemented, name.substr(8) + " is not implemented yet in tlec's lowering");
+  if (!fn.boundArgs.empty()) {
+    args.positional.insert(args.positional.begin(), fn.boundArgs.begin(), fn.boundArgs.end());
+    args.positionalRanges.insert(args.positionalRanges.begin(), fn.boundArgs.size(), at);
+  }
+  std::string member = memberName(name);
+  mlir::Location l = loc(at);
+
+  // ---- Python builtins ----
+  if (name == "range")
+    fail(at, DiagId::UnsupportedInKernel, "range() can only be used as the iterable of a 'for' loop");
+  if (name == "min" || name == "max") {
+    std::vector<Value> items = args.positional;
+    if (items.size() == 1 && items[0].kind == Value::Kind::Tuple) items = items[0].elements;
+    if (items.empty()) fail(at, DiagId::ArgumentMismatch, name + "() needs at least one argument");
+    Value best = items[0];
+    for (size_t i = 1; i < items.size(); ++i) {
+      if (items[i].isRuntime() || best.isRuntime())
+        fail(at, DiagId::NotConstexpr, name + "() works on compile-time values; use tl.maximum / tl.minimum on blocks");
+      Value less;
+      std::string err;
+      if (!foldCompare(name == "min" ? ast::CmpOp::Lt : ast::CmpOp::Gt, items[i], best, less, err))
+        fail(at, DiagId::TypeMismatch, "cannot compare " + items[i].describe() + " and " + best.describe());
+      if (less.boolValue) best = items[i];
+    }
+    return best;
+  }
+  if (name == "len") {
+    auto a = bindArgs(*this, "len()", {{"obj", true}}, args, at);
+    if (a[0]->kind == Value::Kind::Tuple) return Value::ofInt(static_cast<int64_t>(a[0]->elements.size()));
+    if (a[0]->kind == Value::Kind::Str) return Value::ofInt(static_cast<int64_t>(a[0]->text.size()));
+    if (a[0]->isRuntime() && a[0]->type.isBlock()) return Value::ofInt(a[0]->type.shape[0]);
+    fail(at, DiagId::TypeMismatch, "len() of " + a[0]->describe());
+  }
+  if (name == "int" || name == "float" || name == "bool" || name == "abs") {
+    auto a = bindArgs(*this, name + "()", {{"x", true}}, args, at);
+    const Value &x = *a[0];
+    if (x.isRuntime()) {
+      if (name == "abs") {
+        CallArgs inner;
+        inner.positional = {x};
+        inner.positionalRanges = {at};
+        return callBuiltin(Value::ofBuiltin("triton.language.abs"), inner, at);
+      }
+      fail(at, DiagId::NotConstexpr, name + "() needs a compile-time value; use .to(...) on runtime values");
+    }
+    double f = x.kind == Value::Kind::Float ? x.floatValue : static_cast<double>(x.kind == Value::Kind::Bool ? x.boolValue : x.intValue);
+    if (!x.isNumber()) {
+      if (name == "bool") return Value::ofBool(truthy(x, at));
+      fail(at, DiagId::TypeMismatch, name + "() of " + x.describe());
+    }
+    if (name == "int") return Value::ofInt(static_cast<int64_t>(f));
+    if (name == "float") return Value::ofFloat(f);
+    if (name == "bool") return Value::ofBool(f != 0);
+    if (x.kind == Value::Kind::Float) return Value::ofFloat(std::fabs(f));
+    return Value::ofInt(static_cast<int64_t>(std::llabs(static_cast<long long>(f))));
+  }
+  if (name == "isinstance") {
+    auto a = bindArgs(*this, "isinstance()", {{"obj", true}, {"classinfo", true}}, args, at);
+    std::vector<Value> classes = a[1]->kind == Value::Kind::Tuple ? a[1]->elements : std::vector<Value>{*a[1]};
+    for (const Value &c : classes) {
+      if (c.kind != Value::Kind::Builtin) fail(at, DiagId::TypeMismatch, "isinstance() needs types, got " + c.describe());
+      const std::string &t = c.text;
+      const Value &o = *a[0];
+      bool match = (t == "int" && (o.kind == Value::Kind::Int || o.kind == Value::Kind::Bool)) ||
+                   (t == "float" && o.kind == Value::Kind::Float) || (t == "bool" && o.kind == Value::Kind::Bool) ||
+                   (t == "str" && o.kind == Value::Kind::Str) ||
+                   ((t == "tuple" || t == "list") && o.kind == Value::Kind::Tuple) ||
+                   (t == "triton.language.constexpr" && !o.isRuntime());
+      if (match) return Value::ofBool(true);
+    }
+    return Value::ofBool(false);
+  }
+  if (name == "print") fail(at, DiagId::NotImplemented, "print (tl.device_print) is not implemented yet in tlec's lowering");
+  if (name == "tuple" || name == "list" || name == "str")
+    fail(at, DiagId::NotImplemented, name + "() is not supported in kernels yet");
+
+  // ---- triton.* ----
+  if (name == "triton.cdiv" || name == "triton.language.cdiv") {
+    auto a = bindArgs(*this, "cdiv", {{"x", true}, {"div", true}}, args, at);
+    Value sum = binary(ast::BinaryOp::Add, *a[0], *a[1], at, at, at);
+    sum = binary(ast::BinaryOp::Sub, sum, Value::ofInt(1), at, at, at);
+    return binary(ast::BinaryOp::FloorDiv, sum, *a[1], at, at, at);
+  }
+  if (name == "triton.next_power_of_2") {
+    auto a = bindArgs(*this, "triton.next_power_of_2", {{"n", true}}, args, at);
+    int64_t n = requireInt(*a[0], at, "next_power_of_2's argument");
+    int64_t p = 1;
+    while (p < n && p < (int64_t(1) << 62)) p <<= 1;
+    return Value::ofInt(p);
+  }
+  if (name == "triton.jit" || name == "triton.autotune" || name == "triton.heuristics" || name == "triton.Config")
+    fail(at, DiagId::UnsupportedInKernel, name + " is a decorator/configuration and cannot be called inside a kernel");
+  if (name == "triton.language.constexpr") {
+    auto a = bindArgs(*this, "tl.constexpr", {{"value", true}}, args, at);
+    if (a[0]->isRuntime()) fail(at, DiagId::NotConstexpr, "tl.constexpr() needs a compile-time value");
+    return *a[0];
+  }
+  if (name == "triton.language.static_assert") {
+    auto a = bindArgs(*this, "tl.static_assert", {{"cond", true}, {"msg", false}}, args, at);
+    if (a[0]->isRuntime()) fail(at, DiagId::NotConstexpr, "tl.static_assert needs a compile-time condition");
+    if (!truthy(*a[0], at)) {
+      std::string msg = "static assertion failed";
+      if (a[1] && a[1]->kind == Value::Kind::Str && !a[1]->text.empty()) msg += ": " + a[1]->text;
+      fail(at, DiagId::StaticAssertFailed, msg);
+    }
+    return Value::none();
+  }
+  if (name == "triton.language.static_range" || name == "triton.language.range" || name == "tle.range")
+    fail(at, DiagId::UnsupportedInKernel, member + "() can only be used as the iterable of a 'for' loop");
+  if (name == "tle.pipeline_group") {
+    auto a = bindArgs(*this, "tle.pipeline_group", {{"group", true}}, args, at);
+    requireInt(*a[0], at, "the pipeline group");
+    return Value::ofBuiltin("tle.pipeline_group.instance");
+  }
+
+  // ---- program geometry and tensor creation ----
+  if (member == "program_id" || member == "num_programs") {
+    auto a = bindArgs(*this, "tl." + member, {{"axis", false}}, args, at);
+    int64_t axis = a[0] ? requireInt(*a[0], at, "the axis") : 0;
+    if (axis < 0 || axis > 2) fail(at, DiagId::ConstantError, "the grid axis must be 0, 1 or 2, got " + std::to_string(axis));
+    TType t;
+    t.dtype = DType::I32;
+    mlir::IntegerAttr ax = builder_.getI32IntegerAttr(static_cast<int32_t>(axis));
+    mlir::Value r = member == "program_id" ? mlir::Value(builder_.create<tle::ir::ProgramIdOp>(l, builder_.getI32Type(), ax))
+                                           : builder_.create<tle::ir::NumProgramsOp>(l, builder_.getI32Type(), ax);
+    return Value::ofRuntime(r, t);
+  }
+  if (member == "arange") {
+    auto a = bindArgs(*this, "tl.arange", {{"start", true}, {"end", true}}, args, at);
+    int64_t start = requireInt(*a[0], at, "tl.arange's start");
+    int64_t end = requireInt(*a[1], at, "tl.arange's end");
+    int64_t n = end - start;
+    if (end <= start) fail(at, DiagId::ConstantError, "tl.arange needs end > start, got " + std::to_string(start) + " and " + std::to_string(end));
+    if ((n & (n - 1)) != 0) fail(at, DiagId::ShapeMismatch, "tl.arange's range must have a power-of-two size, got " + std::to_string(n));
+    if (start < INT32_MIN || end > INT32_MAX) fail(at, DiagId::ConstantError, "tl.arange bounds must fit in int32");
+    TType t;
+    t.dtype = DType::I32;
+    t.shape = {n};
+    auto op = builder_.create<tle::ir::MakeRangeOp>(l, irType(t), builder_.getI32IntegerAttr(static_cast<int32_t>(start)),
+                                                    builder_.getI32IntegerAttr(static_cast<int32_t>(end)));
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "zeros" || member == "full") {
+    bool full = member == "full";
+    auto a = full ? bindArgs(*this, "tl.full", {{"shape", true}, {"value", true}, {"dtype", true}}, args, at)
+                  : bindArgs(*this, "tl.zeros", {{"shape", true}, {"dtype", true}}, args, at);
+    std::vector<int64_t> shape = shapeArg(*this, *a[0], at);
+    DType d = requireDType(*a[full ? 2 : 1], at, "the dtype");
+    if (full && a[1]->isRuntime()) {
+      Value v = cast(*a[1], d, at);
+      if (v.type.isBlock()) fail(at, DiagId::TypeMismatch, "tl.full's value must be a scalar");
+      return broadcastTo(v, shape, at);
+    }
+    double value = 0;
+    if (full) {
+      if (!a[1]->isNumber()) fail(at, DiagId::TypeMismatch, "tl.full's value must be a number, got " + a[1]->describe());
+      value = a[1]->kind == Value::Kind::Float ? a[1]->floatValue : static_cast<double>(a[1]->kind == Value::Kind::Bool ? a[1]->boolValue : a[1]->intValue);
+    }
+    return splatConstant(value, d, shape, at);
+  }
+  if (member == "zeros_like") {
+    auto a = bindArgs(*this, "tl.zeros_like", {{"input", true}}, args, at);
+    if (!a[0]->isRuntime() || a[0]->type.isPointer) fail(at, DiagId::TypeMismatch, "tl.zeros_like needs a block of numbers");
+    return splatConstant(0, a[0]->type.dtype, a[0]->type.shape, at);
+  }
+  if (member == "broadcast_to") {
+    auto a = bindArgs(*this, "tl.broadcast_to", {{"input", true}, {"shape", true}}, args, at);
+    std::vector<int64_t> shape;
+    if (a[1]->kind == Value::Kind::Tuple)
+      for (const Value &d : a[1]->elements) shape.push_back(requireInt(d, at, "a shape dimension"));
+    Value in = toRuntime(*a[0], at);
+    std::vector<int64_t> padded(shape.size() - std::min(shape.size(), in.type.shape.size()), 1);
+    padded.insert(padded.end(), in.type.shape.begin(), in.type.shape.end());
+    for (size_t i = 0; i < shape.size() && padded.size() == shape.size(); ++i)
+      if (padded[i] != shape[i] && padded[i] != 1)
+        fail(at, DiagId::ShapeMismatch, "cannot broadcast a " + in.type.str() + " to the requested shape");
+    if (in.type.shape.size() > shape.size()) fail(at, DiagId::ShapeMismatch, "cannot broadcast a " + in.type.str() + " to fewer dimensions");
+    return broadcastTo(in, shape, at);
+  }
+  if (member == "expand_dims") {
+    auto a = bindArgs(*this, "tl.expand_dims", {{"input", true}, {"axis", true}}, args, at);
+    Value in = toRuntime(*a[0], at);
+    int64_t axis = requireInt(*a[1], at, "the axis");
+    int64_t rank = static_cast<int64_t>(in.type.shape.size());
+    if (axis < 0) axis += rank + 1;
+    if (axis < 0 || axis > rank) fail(at, DiagId::ShapeMismatch, "axis out of range for a " + in.type.str());
+    std::vector<int64_t> shape = in.type.shape;
+    shape.insert(shape.begin() + axis, 1);
+    if (!in.type.isBlock()) return broadcastTo(in, shape, at);
+    TType t = in.type.withShape(shape);
+    auto op = builder_.create<tle::ir::ExpandDimsOp>(l, irType(t), in.ir, builder_.getI32IntegerAttr(static_cast<int32_t>(axis)));
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "multiple_of" || member == "max_contiguous" || member == "max_constancy") {
+    auto a = bindArgs(*this, "tl." + member, {{"input", true}, {"values", true}}, args, at);
+    return *a[0];  // a hint for later passes; it does not change the value
+  }
+  if (member == "to") {
+    auto a = bindArgs(*this, ".to", {{"self", true}, {"dtype", true}, {"fp_downcast_rounding", false}, {"bitcast", false}}, args, at);
+    DType d = requireDType(*a[1], at, "the target dtype");
+    bool bitcast = a[3] && truthy(*a[3], at);
+    return cast(*a[0], d, at, bitcast);
+  }
+
+  // ---- memory ----
+  if (name == "triton.language.load" || name == "tle.load") {
+    std::vector<ParamSpec> ps = {{"pointer", true},        {"mask", false},           {"other", false},
+                                 {"boundary_check", false}, {"padding_option", false}, {"cache_modifier", false},
+                                 {"eviction_policy", false}, {"volatile", false}};
+    if (name == "tle.load") ps.push_back({"is_async", false});
+    std::vector<SourceRange> where;
+    auto a = bindArgs(*this, name == "tle.load" ? "tle.load" : "tl.load", ps, args, at, &where);
+    Value ptr = *a[0];
+    if (!ptr.isRuntime() || !ptr.type.isPointer)
+      fail(where[0], DiagId::TypeMismatch, "tl.load needs a pointer or a block of pointers, got " +
+                                               (ptr.isRuntime() ? ptr.type.str() : ptr.describe()));
+    if (a[3] && !(a[3]->kind == Value::Kind::Tuple && a[3]->elements.empty()))
+      fail(where[3], DiagId::NotImplemented, "boundary_check (block pointers) is not implemented yet");
+    std::optional<Value> mask;
+    if (a[1] && a[1]->kind != Value::Kind::None) {
+      mask = *a[1];
+      if (!mask->isRuntime()) mask = toRuntime(*mask, where[1]);
+      if (mask->type.dtype != DType::I1) mask = cast(*mask, DType::I1, where[1]);
+      if (mask->type.shape != ptr.type.shape) {
+        std::vector<int64_t> shape = ptr.type.isBlock() ? ptr.type.shape : mask->type.shape;
+        ptr = broadcastTo(ptr, shape, where[0]);
+        if (mask->type.shape != shape) {
+          if (mask->type.shape.size() > shape.size())
+            fail(where[1], DiagId::ShapeMismatch, "the mask's shape does not fit the pointer block " + ptr.type.str());
+          mask = broadcastTo(*mask, shape, where[1]);
+        }
+      }
+    }
+    TType result = ptr.type.withDType(ptr.type.dtype);
+    std::optional<Value> other;
+    if (a[2] && a[2]->kind != Value::Kind::None && mask) {
+      other = a[2]->isRuntime() ? cast(*a[2], result.dtype, where[2]) : toRuntime(*a[2], where[2], &result);
+      other = broadcastTo(*other, result.shape, where[2]);
+    }
+    auto strAttr = [&](size_t i, const char *what) -> mlir::StringAttr {
+      if (!a[i] || a[i]->kind == Value::Kind::None) return {};
+      if (a[i]->kind != Value::Kind::Str) fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
+      if (a[i]->text.empty()) return {};
+      return builder_.getStringAttr(a[i]->text);
+    };
+    mlir::StringAttr cache = strAttr(5, "cache_modifier");
+    mlir::StringAttr eviction = strAttr(6, "eviction_policy");
+    if (cache && !(cache.getValue() == ".ca" || cache.getValue() == ".cg" || cache.getValue() == ".cv"))
+      fail(where[5], DiagId::ConstantError, "cache_modifier for a load must be '.ca', '.cg' or '.cv', got '" + cache.getValue().str() + "'");
+    if (eviction && !(eviction.getValue() == "evict_first" || eviction.getValue() == "evict_last" || eviction.getValue() == "evict_normal"))
+      fail(where[6], DiagId::ConstantError, "eviction_policy must be 'evict_first', 'evict_last' or 'evict_normal'");
+    bool isVolatile = a[7] && truthy(*a[7], where[7]);
+    bool isAsync = name == "tle.load" && a[8] && truthy(*a[8], where[8]);
+    auto op = builder_.create<tle::ir::LoadOp>(l, irType(result), ptr.ir, mask ? mask->ir : mlir::Value(),
+                                               other ? other->ir : mlir::Value(), cache, eviction, isVolatile, isAsync);
+    return Value::ofRuntime(op.getResult(), result);
+  }
+  if (member == "store") {
+    std::vector<SourceRange> where;
+    auto a = bindArgs(*this, "tl.store",
+                      {{"pointer", true}, {"value", true}, {"mask", false}, {"boundary_check", false},
+                       {"cache_modifier", false}, {"eviction_policy", false}},
+                      args, at, &where);
+    Value ptr = *a[0];
+    if (!ptr.isRuntime() || !ptr.type.isPointer)
+      fail(where[0], DiagId::TypeMismatch, "tl.store needs a pointer or a block of pointers, got " +
+                                               (ptr.isRuntime() ? ptr.type.str() : ptr.describe()));
+    Value value = *a[1];
+    if (value.isRuntime() && value.type.isBlock() && !ptr.type.isBlock()) ptr = broadcastTo(ptr, value.type.shape, where[0]);
+    if (value.isRuntime() && value.type.shape.size() > ptr.type.shape.size())
+      fail(where[1], DiagId::ShapeMismatch, "cannot store a " + value.type.str() + " through a " + ptr.type.str());
+    TType elem = ptr.type.withDType(ptr.type.dtype);
+    value = value.isRuntime() ? cast(value, elem.dtype, where[1]) : toRuntime(value, where[1], &elem);
+    value = broadcastTo(value, ptr.type.shape, where[1]);
+    std::optional<Value> mask;
+    if (a[2] && a[2]->kind != Value::Kind::None) {
+      mask = a[2]->isRuntime() ? *a[2] : toRuntime(*a[2], where[2]);
+      if (mask->type.dtype != DType::I1) mask = cast(*mask, DType::I1, where[2]);
+      mask = broadcastTo(*mask, ptr.type.shape, where[2]);
+    }
+    auto strAttr = [&](size_t i) -> mlir::StringAttr {
+      if (!a[i] || a[i]->kind != Value::Kind::Str || a[i]->text.empty()) return {};
+      return builder_.getStringAttr(a[i]->text);
+    };
+    builder_.create<tle::ir::StoreOp>(l, ptr.ir, value.ir, mask ? mask->ir : mlir::Value(), strAttr(4), strAttr(5));
+    return Value::none();
+  }
+
+  // ---- element-wise ----
+  if (member == "where") {
+    auto a = bindArgs(*this, "tl.where", {{"condition", true}, {"x", true}, {"y", true}}, args, at);
+    Value c = toRuntime(*a[0], at);
+    if (c.type.dtype != DType::I1) c = cast(c, DType::I1, at);
+    const Value &x = *a[1], &y = *a[2];
+    if ((x.isRuntime() && x.type.isPointer) || (y.isRuntime() && y.type.isPointer))
+      fail(at, DiagId::NotImplemented, "tl.where on pointers is not implemented yet");
+    // x and y are promoted as for arithmetic; all three broadcast together.
+    Common xy = commonType(x, y, at, at, at, false);
+    Common all = commonType(c, Value::ofRuntime(mlir::Value(), TType{xy.dtype, false, 1, xy.shape}), at, at, at, false);
+    xy.shape = all.shape;
+    c = broadcastTo(c, all.shape, at);
+    Value xv = coerce(x, xy, at);
+    Value yv = coerce(y, xy, at);
+    auto op = builder_.create<mlir::arith::SelectOp>(l, c.ir, xv.ir, yv.ir);
+    return Value::ofRuntime(op.getResult(), xv.type);
+  }
+  if (member == "maximum" || member == "minimum") {
+    auto a = bindArgs(*this, "tl." + member, {{"x", true}, {"y", true}, {"propagate_nan", false}}, args, at);
+    Value x = *a[0], y = *a[1];
+    Common common = commonType(x, y, at, at, at, false);
+    DType d = common.dtype;
+    Value xv = coerce(x, common, at);
+    Value yv = coerce(y, common, at);
+    bool isMax = member == "maximum";
+    bool propagateAll = a[2] && a[2]->kind == Value::Kind::Int && a[2]->intValue != 0;
+    mlir::Value r;
+    if (isFloat(d)) {
+      if (propagateAll) r = isMax ? mlir::Value(builder_.create<mlir::arith::MaximumFOp>(l, xv.ir, yv.ir)) : builder_.create<mlir::arith::MinimumFOp>(l, xv.ir, yv.ir);
+      else r = isMax ? mlir::Value(builder_.create<mlir::arith::MaxNumFOp>(l, xv.ir, yv.ir)) : builder_.create<mlir::arith::MinNumFOp>(l, xv.ir, yv.ir);
+    } else if (isUnsigned(d) || d == DType::I1) {
+      r = isMax ? mlir::Value(builder_.create<mlir::arith::MaxUIOp>(l, xv.ir, yv.ir)) : builder_.create<mlir::arith::MinUIOp>(l, xv.ir, yv.ir);
+    } else {
+      r = isMax ? mlir::Value(builder_.create<mlir::arith::MaxSIOp>(l, xv.ir, yv.ir)) : builder_.create<mlir::arith::MinSIOp>(l, xv.ir, yv.ir);
+    }
+    return Value::ofRuntime(r, xv.type);
+  }
+  if (kMathUnary.count(member)) {
+    auto a = bindArgs(*this, "tl." + member, {{"x", true}}, args, at);
+    Value x = toRuntime(*a[0], at);
+    if (x.type.isPointer) fail(at, DiagId::TypeMismatch, "tl." + member + " is not defined on pointers");
+    DType d = x.type.dtype;
+    if (member == "abs" && !isFloat(d)) {
+      if (isUnsigned(d) || d == DType::I1) return x;
+      return Value::ofRuntime(builder_.create<mlir::math::AbsIOp>(l, x.ir), x.type);
+    }
+    if (!isFloat(d))
+      fail(at, DiagId::TypeMismatch, "tl." + member + " needs a floating-point argument, got " + std::string(dtypeName(d)));
+    mlir::Value r;
+    if (member == "exp") r = builder_.create<mlir::math::ExpOp>(l, x.ir);
+    else if (member == "exp2") r = builder_.create<mlir::math::Exp2Op>(l, x.ir);
+    else if (member == "log") r = builder_.create<mlir::math::LogOp>(l, x.ir);
+    else if (member == "log2") r = builder_.create<mlir::math::Log2Op>(l, x.ir);
+    else if (member == "sqrt") r = builder_.create<mlir::math::SqrtOp>(l, x.ir);
+    else if (member == "rsqrt") r = builder_.create<mlir::math::RsqrtOp>(l, x.ir);
+    else if (member == "sin") r = builder_.create<mlir::math::SinOp>(l, x.ir);
+    else if (member == "cos") r = builder_.create<mlir::math::CosOp>(l, x.ir);
+    else if (member == "abs") r = builder_.create<mlir::math::AbsFOp>(l, x.ir);
+    else if (member == "floor") r = builder_.create<mlir::math::FloorOp>(l, x.ir);
+    else if (member == "ceil") r = builder_.create<mlir::math::CeilOp>(l, x.ir);
+    else r = builder_.create<mlir::math::ErfOp>(l, x.ir);
+    return Value::ofRuntime(r, x.type);
+  }
+  if (member == "fma") {
+    auto a = bindArgs(*this, "tl.fma", {{"x", true}, {"y", true}, {"z", true}}, args, at);
+    Common common = commonType(*a[0], *a[1], at, at, at, false);
+    TType ab{common.dtype, false, 1, common.shape};
+    common = commonType(Value::ofRuntime(mlir::Value(), ab), *a[2], at, at, at, false);
+    if (!isFloat(common.dtype)) {
+      Value xy = binary(ast::BinaryOp::Mul, *a[0], *a[1], at, at, at);
+      return binary(ast::BinaryOp::Add, xy, *a[2], at, at, at);
+    }
+    Value x = coerce(*a[0], common, at), y = coerce(*a[1], common, at), z = coerce(*a[2], common, at);
+    TType sumType = x.type;
+    return Value::ofRuntime(builder_.create<mlir::math::FmaOp>(l, x.ir, y.ir, z.ir), sumType);
+  }
+  fail(at, DiagId::NotImplemented, name + " is not implemented yet in tlec's lowering");
+}
+
+}  // namespace tle::sema

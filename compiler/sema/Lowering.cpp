@@ -1,0 +1,853 @@
+// Statements and expressions: the walk over one kernel's AST.
+#include "sema/Lowering.h"
+
+#include "ir/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <algorithm>
+#include <set>
+
+namespace tle::sema {
+
+using namespace ast;
+
+namespace {
+
+constexpr int kMaxInlineDepth = 64;
+
+size_t editDistance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// Names a statement list may assign (Python's rule: any binding makes a name local).
+void collectAssigned(const Expr &target, std::set<std::string> &out) {
+  if (auto *n = dyn_cast<Name>(&target)) out.insert(n->id);
+  else if (auto *t = dyn_cast<Tuple>(&target))
+    for (const ExprPtr &e : t->elts) collectAssigned(*e, out);
+  else if (auto *l = dyn_cast<List>(&target))
+    for (const ExprPtr &e : l->elts) collectAssigned(*e, out);
+  else if (auto *s = dyn_cast<Starred>(&target))
+    collectAssigned(*s->value, out);
+}
+
+void collectAssigned(const StmtList &stmts, std::set<std::string> &out) {
+  for (const StmtPtr &s : stmts) {
+    if (auto *a = dyn_cast<Assign>(s.get())) {
+      for (const ExprPtr &t : a->targets) collectAssigned(*t, out);
+    } else if (auto *a = dyn_cast<AugAssign>(s.get())) {
+      collectAssigned(*a->target, out);
+    } else if (auto *a = dyn_cast<AnnAssign>(s.get())) {
+      collectAssigned(*a->target, out);
+    } else if (auto *f = dyn_cast<For>(s.get())) {
+      collectAssigned(*f->target, out);
+      collectAssigned(f->body, out);
+      collectAssigned(f->orelse, out);
+    } else if (auto *w = dyn_cast<While>(s.get())) {
+      collectAssigned(w->body, out);
+      collectAssigned(w->orelse, out);
+    } else if (auto *i = dyn_cast<If>(s.get())) {
+      collectAssigned(i->body, out);
+      collectAssigned(i->orelse, out);
+    } else if (auto *w = dyn_cast<With>(s.get())) {
+      for (const WithItem &item : w->items)
+        if (item.optionalVars) collectAssigned(*item.optionalVars, out);
+      collectAssigned(w->body, out);
+    }
+  }
+}
+
+bool isJitDecorator(const Expr &d) {
+  const Expr *e = &d;
+  if (auto *c = dyn_cast<Call>(e)) e = c->func.get();
+  if (auto *a = dyn_cast<Attribute>(e)) return a->attr == "jit";
+  if (auto *n = dyn_cast<Name>(e)) return n->id == "jit";
+  return false;
+}
+
+}  // namespace
+
+bool isJitFunction(const FunctionDef &fn) {
+  return std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const ExprPtr &d) { return isJitDecorator(*d); });
+}
+
+void FunctionLowering::fail(SourceRange at, DiagId id, const std::string &message) {
+  diags_.report(id, at, message);
+  throw LoweringFailed{};
+}
+
+mlir::Location FunctionLowering::loc(SourceRange r) {
+  return mlir::FileLineColLoc::get(builder_.getContext(), module_.fileName, r.begin.line, r.begin.column);
+}
+
+bool FunctionLowering::truthy(const Value &v, SourceRange at) {
+  Value out;
+  std::string error;
+  if (v.isRuntime() || !foldUnary(UnaryOp::Not, v, out, error))
+    fail(at, DiagId::NotConstexpr, "this condition must be known at compile time, but it is a runtime " + v.describe());
+  return !out.boolValue;
+}
+
+int64_t FunctionLowering::requireInt(const Value &v, SourceRange at, const char *what) {
+  if (v.kind == Value::Kind::Int) return v.intValue;
+  if (v.kind == Value::Kind::Bool) return v.boolValue;
+  if (v.isRuntime())
+    fail(at, DiagId::NotConstexpr, std::string(what) + " must be a compile-time integer (tl.constexpr), but it is a runtime " +
+                                       v.describe());
+  fail(at, DiagId::TypeMismatch, std::string(what) + " must be an integer, got " + v.describe());
+}
+
+DType FunctionLowering::requireDType(const Value &v, SourceRange at, const char *what) {
+  if (v.kind != Value::Kind::DType)
+    fail(at, DiagId::TypeMismatch, std::string(what) + " must be a dtype such as tl.float32, got " + v.describe());
+  return v.dtype;
+}
+
+// ============================================================================ functions
+
+Value FunctionLowering::lowerFunctionBody(const FunctionDef &fn, std::map<std::string, Value> params, int inlineDepth) {
+  Frame frame;
+  frame.locals = std::move(params);
+  frame.function = &fn;
+  frame.inlineDepth = inlineDepth;
+  frames_.push_back(std::move(frame));
+  block(fn.body);
+  Value result = frames_.back().returnValue;
+  frames_.pop_back();
+  return result;
+}
+
+Value FunctionLowering::evaluateConstant(const Expr &e) {
+  Frame frame;
+  frames_.push_back(frame);
+  Value v;
+  try {
+    v = expr(e);
+  } catch (...) {
+    frames_.pop_back();
+    throw;
+  }
+  frames_.pop_back();
+  if (v.isRuntime()) fail(e.range, DiagId::NotConstexpr, "a module-level name must have a compile-time value");
+  return v;
+}
+
+Value FunctionLowering::callJit(const FunctionDef &fn, CallArgs &args, SourceRange at) {
+  for (const Frame &f : frames_)
+    if (f.function == &fn)
+      fail(at, DiagId::Recursion, "'" + fn.name + "' calls itself; @jit functions are inlined and cannot be recursive");
+  int depth = frames_.empty() ? 0 : frames_.back().inlineDepth + 1;
+  if (depth > kMaxInlineDepth)
+    fail(at, DiagId::Recursion, "helper calls nest more than " + std::to_string(kMaxInlineDepth) + " deep");
+
+  std::map<std::string, Value> bound;
+  std::vector<const Param *> positional;
+  for (const Param &p : fn.params)
+    if (p.kind == Param::Kind::Normal && !p.keywordOnly) positional.push_back(&p);
+  if (args.positional.size() > positional.size())
+    fail(at, DiagId::ArgumentMismatch,
+         "'" + fn.name + "' takes " + std::to_string(positional.size()) + " positional arguments but " +
+             std::to_string(args.positional.size()) + " were given");
+  for (size_t i = 0; i < args.positional.size(); ++i) bound[positional[i]->name] = args.positional[i];
+  for (size_t k = 0; k < args.keywords.size(); ++k) {
+    const auto &[key, value] = args.keywords[k];
+    auto it = std::find_if(fn.params.begin(), fn.params.end(), [&](const Param &p) { return p.name == key; });
+    if (it == fn.params.end() || it->kind != Param::Kind::Normal) {
+      std::string names;
+      for (const Param &p : fn.params) names += (names.empty() ? "" : ", ") + p.name;
+      fail(args.keywordRanges[k], DiagId::ArgumentMismatch,
+           "'" + fn.name + "' has no parameter named '" + key + "' (its parameters: " + names + ")");
+    }
+    if (bound.count(key))
+      fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "'" + fn.name + "' got two values for '" + key + "'");
+    bound[key] = value;
+  }
+  for (const Param &p : fn.params) {
+    if (p.kind != Param::Kind::Normal) fail(p.range, DiagId::UnsupportedInKernel, "@jit functions cannot take *args or **kwargs");
+    if (bound.count(p.name)) continue;
+    if (!p.defaultValue)
+      fail(at, DiagId::ArgumentMismatch, "'" + fn.name + "' is missing a value for parameter '" + p.name + "'");
+    bound[p.name] = evaluateConstant(*p.defaultValue);
+  }
+  return lowerFunctionBody(fn, std::move(bound), depth);
+}
+
+// =========================================================================== statements
+
+void FunctionLowering::block(const StmtList &stmts) {
+  for (const StmtPtr &s : stmts) {
+    if (frames_.back().returned) break;
+    stmt(*s);
+  }
+}
+
+void FunctionLowering::assign(const Expr &target, Value value, SourceRange valueRange) {
+  if (auto *n = dyn_cast<Name>(&target)) {
+    frames_.back().locals[n->id] = std::move(value);
+    return;
+  }
+  if (isa<Tuple>(&target) || isa<List>(&target)) {
+    const ExprList &elts = isa<Tuple>(&target) ? static_cast<const Tuple &>(target).elts : static_cast<const List &>(target).elts;
+    if (value.kind != Value::Kind::Tuple)
+      fail(valueRange, DiagId::TypeMismatch, "cannot unpack " + value.describe() + " into " + std::to_string(elts.size()) + " names");
+    if (value.elements.size() != elts.size())
+      fail(valueRange, DiagId::TypeMismatch,
+           "cannot unpack a tuple of " + std::to_string(value.elements.size()) + " values into " +
+               std::to_string(elts.size()) + " names");
+    for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], value.elements[i], valueRange);
+    return;
+  }
+  fail(target.range, DiagId::UnsupportedInKernel,
+       "only names can be assigned in a kernel; write memory with tl.store");
+}
+
+void FunctionLowering::stmt(const Stmt &s) {
+  switch (s.kind) {
+  case Stmt::Kind::Assign: {
+    const auto &a = static_cast<const Assign &>(s);
+    Value v = expr(*a.value);
+    for (const ExprPtr &t : a.targets) assign(*t, v, a.value->range);
+    return;
+  }
+  case Stmt::Kind::AnnAssign: {
+    const auto &a = static_cast<const AnnAssign &>(s);
+    if (!a.value) return;  // a bare annotation declares nothing at run time
+    Value v = expr(*a.value);
+    Value ann = expr(*a.annotation);
+    if (ann.kind == Value::Kind::Builtin && ann.text == "triton.language.constexpr" && v.isRuntime())
+      fail(a.value->range, DiagId::NotConstexpr, "a tl.constexpr variable needs a compile-time value, got a runtime " + v.describe());
+    assign(*a.target, v, a.value->range);
+    return;
+  }
+  case Stmt::Kind::AugAssign: {
+    const auto &a = static_cast<const AugAssign &>(s);
+    Value old = expr(*a.target);
+    Value rhs = expr(*a.value);
+    assign(*a.target, binary(a.op, old, rhs, s.range, a.target->range, a.value->range), s.range);
+    return;
+  }
+  case Stmt::Kind::ExprStmt: {
+    const auto &e = static_cast<const ExprStmt &>(s);
+    if (auto *c = dyn_cast<Constant>(e.value.get()); c && c->type == Constant::Type::String) return;  // docstring
+    expr(*e.value);
+    return;
+  }
+  case Stmt::Kind::Return: {
+    const auto &r = static_cast<const Return &>(s);
+    Frame &f = frames_.back();
+    f.returnValue = r.value ? expr(*r.value) : Value::none();
+    f.returned = true;
+    return;
+  }
+  case Stmt::Kind::If: return ifStmt(static_cast<const If &>(s));
+  case Stmt::Kind::For: return forStmt(static_cast<const For &>(s));
+  case Stmt::Kind::While: return whileStmt(static_cast<const While &>(s));
+  case Stmt::Kind::With: {
+    const auto &w = static_cast<const With &>(s);
+    for (const WithItem &item : w.items) {
+      Value ctx = expr(*item.contextExpr);
+      if (ctx.kind != Value::Kind::Builtin || ctx.text != "tle.pipeline_group.instance")
+        fail(item.contextExpr->range, DiagId::UnsupportedInKernel,
+             "only 'with tle.pipeline_group(...)' is supported in a kernel, not " + ctx.describe());
+    }
+    block(w.body);
+    return;
+  }
+  case Stmt::Kind::Assert: {
+    const auto &a = static_cast<const Assert &>(s);
+    Value v = expr(*a.test);
+    if (v.isRuntime())
+      fail(a.test->range, DiagId::NotImplemented, "runtime 'assert' (tl.device_assert) is not implemented yet in the lowering");
+    if (!truthy(v, a.test->range)) {
+      std::string msg = "assertion failed";
+      if (a.msg) {
+        Value m = expr(*a.msg);
+        if (m.kind == Value::Kind::Str) msg += ": " + m.text;
+      }
+      fail(a.test->range, DiagId::StaticAssertFailed, msg);
+    }
+    return;
+  }
+  case Stmt::Kind::Pass: return;
+  case Stmt::Kind::Break:
+  case Stmt::Kind::Continue:
+    fail(s.range, DiagId::UnsupportedInKernel,
+         std::string("'") + (s.kind == Stmt::Kind::Break ? "break" : "continue") +
+             "' is not supported in kernel loops; restructure the loop condition");
+  case Stmt::Kind::FunctionDef:
+    fail(static_cast<const FunctionDef &>(s).nameRange, DiagId::UnsupportedInKernel,
+         "functions cannot be defined inside a kernel; define '" + static_cast<const FunctionDef &>(s).name +
+             "' at module level with @triton.jit");
+  case Stmt::Kind::Import:
+  case Stmt::Kind::ImportFrom:
+    fail(s.range, DiagId::UnsupportedInKernel, "imports belong at module level, not inside a kernel");
+  }
+}
+
+// A runtime `if` becomes scf.if. Both branches are lowered with their own copy of the
+// local names; names that end up different are merged through the if's results.
+void FunctionLowering::ifStmt(const If &s) {
+  Value cond = expr(*s.test);
+  if (!cond.isRuntime()) {
+    block(truthy(cond, s.test->range) ? s.body : s.orelse);
+    return;
+  }
+  if (cond.type.isBlock())
+    fail(s.test->range, DiagId::TypeMismatch,
+         "an 'if' condition must be a scalar, got a " + cond.type.str() + "; use tl.where for element-wise choice");
+  if (cond.type.dtype != DType::I1) cond = compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
+
+  mlir::Location l = loc(s.range);
+  auto first = builder_.create<mlir::scf::IfOp>(l, mlir::TypeRange{}, cond.ir, /*withElseRegion=*/true);
+  std::map<std::string, Value> before = frames_.back().locals;
+  auto lowerBranch = [&](mlir::Block *b, const StmtList &body) {
+    builder_.setInsertionPoint(b->getTerminator());
+    frames_.back().locals = before;
+    block(body);
+    if (frames_.back().returned)
+      fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime 'if' is not supported; return after it");
+    return frames_.back().locals;
+  };
+  std::map<std::string, Value> thenLocals = lowerBranch(first.thenBlock(), s.body);
+  std::map<std::string, Value> elseLocals = lowerBranch(first.elseBlock(), s.orelse);
+
+  // Names bound after the if: those both branches agree on stay as they are; the rest
+  // that both branches define are merged.
+  std::map<std::string, Value> after;
+  std::vector<std::string> merged;
+  std::vector<mlir::Type> types;
+  std::vector<TType> ttypes;
+  for (const auto &[name, tv] : thenLocals) {
+    auto e = elseLocals.find(name);
+    if (e == elseLocals.end()) continue;
+    const Value &ev = e->second;
+    if (tv.isRuntime() && ev.isRuntime() && tv.ir == ev.ir) {
+      after[name] = tv;
+      continue;
+    }
+    if (!tv.isRuntime() && !ev.isRuntime()) {
+      Value same;
+      std::string err;
+      if (foldCompare(CmpOp::Eq, tv, ev, same, err) && same.boolValue) {
+        after[name] = tv;
+        continue;
+      }
+      if (!tv.isNumber() || !ev.isNumber()) continue;  // differs and cannot be merged: undefined after
+    }
+    TType t = tv.isRuntime() ? tv.type : ev.isRuntime() ? ev.type : toRuntime(tv, s.range).type;
+    if (tv.isRuntime() && ev.isRuntime() && tv.type != ev.type)
+      fail(s.range, DiagId::TypeMismatch,
+           "'" + name + "' is a " + tv.type.str() + " after the 'if' branch but a " + ev.type.str() +
+               " after the 'else' branch; give it one type in both");
+    merged.push_back(name);
+    types.push_back(irType(t));
+    ttypes.push_back(t);
+  }
+  if (!merged.empty()) {
+    auto yieldIn = [&](mlir::Block *b, std::map<std::string, Value> &locals) {
+      builder_.setInsertionPoint(b->getTerminator());
+      std::vector<mlir::Value> values;
+      for (size_t i = 0; i < merged.size(); ++i) {
+        Value v = locals[merged[i]];
+        v = v.isRuntime() ? v : toRuntime(v, s.range, &ttypes[i]);
+        if (v.type != ttypes[i]) v = cast(v, ttypes[i].dtype, s.range);
+        values.push_back(v.ir);
+      }
+      mlir::Operation *old = b->getTerminator();
+      builder_.create<mlir::scf::YieldOp>(old->getLoc(), values);
+      old->erase();
+    };
+    yieldIn(first.thenBlock(), thenLocals);
+    yieldIn(first.elseBlock(), elseLocals);
+    builder_.setInsertionPoint(first);
+    auto merge = builder_.create<mlir::scf::IfOp>(l, types, cond.ir, /*withElseRegion=*/true);
+    merge.getThenRegion().takeBody(first.getThenRegion());
+    merge.getElseRegion().takeBody(first.getElseRegion());
+    first.erase();
+    for (size_t i = 0; i < merged.size(); ++i) after[merged[i]] = Value::ofRuntime(merge.getResult(i), ttypes[i]);
+    builder_.setInsertionPointAfter(merge);
+  } else {
+    builder_.setInsertionPointAfter(first);
+  }
+  frames_.back().locals = std::move(after);
+}
+
+void FunctionLowering::forStmt(const For &s) {
+  const auto *callExpr = dyn_cast<Call>(s.iter.get());
+  Value iterFn = callExpr ? expr(*callExpr->func) : Value::none();
+  static const std::set<std::string> kRanges = {"range", "triton.language.range", "triton.language.static_range",
+                                                "tle.range"};
+  if (!callExpr || iterFn.kind != Value::Kind::Builtin || !kRanges.count(iterFn.text))
+    fail(s.iter->range, DiagId::UnsupportedInKernel,
+         "a kernel 'for' loop must iterate over range(...), tl.range(...) or tl.static_range(...)");
+  if (!s.orelse.empty()) fail(s.range, DiagId::UnsupportedInKernel, "'for ... else' is not supported in kernels");
+  auto *target = dyn_cast<Name>(s.target.get());
+  if (!target) fail(s.target->range, DiagId::UnsupportedInKernel, "the loop variable must be a single name");
+
+  std::vector<Value> bounds;
+  std::vector<SourceRange> boundRanges;
+  for (const ExprPtr &a : callExpr->args) {
+    bounds.push_back(expr(*a));
+    boundRanges.push_back(a->range);
+  }
+  std::map<std::string, Value> options;
+  for (const Keyword &k : callExpr->keywords) options[k.arg] = expr(*k.value);
+  if (bounds.empty() || bounds.size() > 3)
+    fail(s.iter->range, DiagId::ArgumentMismatch, "range expects 1 to 3 positional arguments (start, end, step)");
+  Value start = bounds.size() == 1 ? Value::ofInt(0) : bounds[0];
+  Value end = bounds.size() == 1 ? bounds[0] : bounds[1];
+  Value step = bounds.size() == 3 ? bounds[2] : Value::ofInt(1);
+
+  if (iterFn.text == "triton.language.static_range") {
+    int64_t a = requireInt(start, s.iter->range, "tl.static_range's start");
+    int64_t b = requireInt(end, s.iter->range, "tl.static_range's end");
+    int64_t c = requireInt(step, s.iter->range, "tl.static_range's step");
+    if (c == 0) fail(s.iter->range, DiagId::ConstantError, "tl.static_range's step must not be zero");
+    int64_t trips = c > 0 ? (b > a ? (b - a + c - 1) / c : 0) : (a > b ? (a - b - c - 1) / -c : 0);
+    if (trips > 4096) fail(s.iter->range, DiagId::ConstantError, "tl.static_range would unroll " + std::to_string(trips) + " iterations (limit 4096)");
+    for (int64_t i = a; c > 0 ? i < b : i > b; i += c) {
+      frames_.back().locals[target->id] = Value::ofInt(i);
+      block(s.body);
+    }
+    return;
+  }
+
+  if (!step.isRuntime() && requireInt(step, s.iter->range, "the step") <= 0)
+    fail(s.iter->range, DiagId::NotImplemented, "runtime loops with a zero or negative step are not implemented yet");
+  // Loop bounds share one integer type: i32 unless a bound is wider.
+  TType indexType;
+  indexType.dtype = DType::I32;
+  for (const Value *v : {&start, &end, &step})
+    if (v->isRuntime()) {
+      if (v->type.isBlock() || !isInt(v->type.dtype))
+        fail(s.iter->range, DiagId::TypeMismatch, "range bounds must be integer scalars, got a " + v->type.str());
+      if (bitWidth(v->type.dtype) > 32) indexType.dtype = DType::I64;
+    } else if (v->kind == Value::Kind::Int && (v->intValue > INT32_MAX || v->intValue < INT32_MIN)) {
+      indexType.dtype = DType::I64;
+    }
+  auto asIndex = [&](const Value &v, SourceRange r) {
+    Value rt = v.isRuntime() ? v : toRuntime(v, r, &indexType);
+    return rt.type.dtype == indexType.dtype ? rt : cast(rt, indexType.dtype, r);
+  };
+  Value lb = asIndex(start, s.iter->range), ub = asIndex(end, s.iter->range), st = asIndex(step, s.iter->range);
+
+  // Loop-carried names: assigned in the body and already bound to a number or a runtime value.
+  std::set<std::string> assigned;
+  collectAssigned(s.body, assigned);
+  assigned.erase(target->id);
+  std::vector<std::string> carried;
+  std::vector<Value> inits;
+  for (const std::string &n : assigned) {
+    auto it = frames_.back().locals.find(n);
+    if (it == frames_.back().locals.end()) continue;
+    Value v = it->second;
+    if (!v.isRuntime() && !v.isNumber()) continue;
+    if (!v.isRuntime()) v = toRuntime(v, s.range);
+    carried.push_back(n);
+    inits.push_back(v);
+  }
+  std::vector<mlir::Value> initIr;
+  for (const Value &v : inits) initIr.push_back(v.ir);
+
+  mlir::Location l = loc(s.range);
+  auto loop = builder_.create<mlir::scf::ForOp>(l, lb.ir, ub.ir, st.ir, initIr);
+  if (auto ns = options.find("num_stages"); ns != options.end() && ns->second.kind == Value::Kind::Int)
+    loop->setAttr("tle.num_stages", builder_.getI32IntegerAttr(static_cast<int32_t>(ns->second.intValue)));
+  if (auto uf = options.find("loop_unroll_factor"); uf != options.end() && uf->second.kind == Value::Kind::Int)
+    loop->setAttr("tle.unroll_factor", builder_.getI32IntegerAttr(static_cast<int32_t>(uf->second.intValue)));
+
+  std::map<std::string, Value> before = frames_.back().locals;
+  mlir::Block *body = loop.getBody();
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder_);
+    if (!body->empty() && body->back().hasTrait<mlir::OpTrait::IsTerminator>())
+      builder_.setInsertionPoint(&body->back());
+    else
+      builder_.setInsertionPointToEnd(body);
+    auto &locals = frames_.back().locals;
+    locals[target->id] = Value::ofRuntime(loop.getInductionVar(), indexType);
+    for (size_t i = 0; i < carried.size(); ++i) locals[carried[i]] = Value::ofRuntime(loop.getRegionIterArg(i), inits[i].type);
+    block(s.body);
+    if (frames_.back().returned) fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
+    if (!carried.empty()) {
+      std::vector<mlir::Value> yields;
+      for (size_t i = 0; i < carried.size(); ++i) {
+        Value v = locals[carried[i]];
+        if (!v.isRuntime()) v = toRuntime(v, s.range, &inits[i].type);
+        if (v.type != inits[i].type) {
+          if (v.type.shape != inits[i].type.shape || v.type.isPointer != inits[i].type.isPointer)
+            fail(s.range, DiagId::TypeMismatch,
+                 "loop-carried '" + carried[i] + "' is a " + inits[i].type.str() + " before the loop but a " +
+                     v.type.str() + " at the end of its body");
+          v = cast(v, inits[i].type.dtype, s.range);
+        }
+        yields.push_back(v.ir);
+      }
+      builder_.create<mlir::scf::YieldOp>(l, yields);
+    }
+  }
+  frames_.back().locals = before;
+  for (size_t i = 0; i < carried.size(); ++i)
+    frames_.back().locals[carried[i]] = Value::ofRuntime(loop.getResult(i), inits[i].type);
+  builder_.setInsertionPointAfter(loop);
+}
+
+void FunctionLowering::whileStmt(const While &s) {
+  if (!s.orelse.empty()) fail(s.range, DiagId::UnsupportedInKernel, "'while ... else' is not supported in kernels");
+  std::set<std::string> assigned;
+  collectAssigned(s.body, assigned);
+  std::vector<std::string> carried;
+  std::vector<Value> inits;
+  for (const std::string &n : assigned) {
+    auto it = frames_.back().locals.find(n);
+    if (it == frames_.back().locals.end()) continue;
+    Value v = it->second;
+    if (!v.isRuntime() && !v.isNumber()) continue;
+    if (!v.isRuntime()) v = toRuntime(v, s.range);
+    carried.push_back(n);
+    inits.push_back(v);
+  }
+  std::vector<mlir::Value> initIr;
+  std::vector<mlir::Type> types;
+  for (const Value &v : inits) {
+    initIr.push_back(v.ir);
+    types.push_back(v.ir.getType());
+  }
+  mlir::Location l = loc(s.range);
+  auto loop = builder_.create<mlir::scf::WhileOp>(l, types, initIr);
+  std::vector<mlir::Location> locs(types.size(), l);
+  mlir::Block *beforeBlock = builder_.createBlock(&loop.getBefore(), {}, types, locs);
+  std::map<std::string, Value> outer = frames_.back().locals;
+  auto bindCarried = [&](mlir::Block *b) {
+    for (size_t i = 0; i < carried.size(); ++i)
+      frames_.back().locals[carried[i]] = Value::ofRuntime(b->getArgument(static_cast<unsigned>(i)), inits[i].type);
+  };
+  bindCarried(beforeBlock);
+  Value cond = expr(*s.test);
+  if (!cond.isRuntime())
+    fail(s.test->range, DiagId::NotImplemented, "a 'while' loop with a compile-time condition is not supported");
+  if (cond.type.isBlock())
+    fail(s.test->range, DiagId::TypeMismatch, "a 'while' condition must be a scalar, got a " + cond.type.str());
+  if (cond.type.dtype != DType::I1) cond = compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
+  builder_.create<mlir::scf::ConditionOp>(l, cond.ir, beforeBlock->getArguments());
+
+  mlir::Block *afterBlock = builder_.createBlock(&loop.getAfter(), {}, types, locs);
+  frames_.back().locals = outer;
+  bindCarried(afterBlock);
+  block(s.body);
+  if (frames_.back().returned) fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
+  std::vector<mlir::Value> yields;
+  for (size_t i = 0; i < carried.size(); ++i) {
+    Value v = frames_.back().locals[carried[i]];
+    if (!v.isRuntime()) v = toRuntime(v, s.range, &inits[i].type);
+    if (v.type != inits[i].type) {
+      if (v.type.shape != inits[i].type.shape || v.type.isPointer != inits[i].type.isPointer)
+        fail(s.range, DiagId::TypeMismatch,
+             "loop-carried '" + carried[i] + "' is a " + inits[i].type.str() + " before the loop but a " + v.type.str() +
+                 " at the end of its body");
+      v = cast(v, inits[i].type.dtype, s.range);
+    }
+    yields.push_back(v.ir);
+  }
+  builder_.create<mlir::scf::YieldOp>(l, yields);
+  frames_.back().locals = outer;
+  for (size_t i = 0; i < carried.size(); ++i)
+    frames_.back().locals[carried[i]] = Value::ofRuntime(loop.getResult(static_cast<unsigned>(i)), inits[i].type);
+  builder_.setInsertionPointAfter(loop);
+}
+
+// ========================================================================== expressions
+
+std::vector<std::string> FunctionLowering::visibleNames() const {
+  std::vector<std::string> names;
+  if (!frames_.empty())
+    for (const auto &[n, v] : frames_.back().locals) names.push_back(n);
+  for (const auto &[n, v] : module_.names) names.push_back(n);
+  for (const auto &[n, e] : module_.lazyAssignments) names.push_back(n);
+  return names;
+}
+
+Value FunctionLowering::lookupGlobal(const std::string &id, SourceRange at) {
+  if (auto it = module_.names.find(id); it != module_.names.end()) return it->second;
+  if (auto it = module_.fromImports.find(id); it != module_.fromImports.end()) {
+    Value v = attributeOfModule(Value::ofModule(it->second.first), it->second.second, at);
+    module_.names[id] = v;
+    return v;
+  }
+  if (auto it = module_.lazyAssignments.find(id); it != module_.lazyAssignments.end()) {
+    if (std::find(evaluatingGlobals_.begin(), evaluatingGlobals_.end(), id) != evaluatingGlobals_.end())
+      fail(at, DiagId::Recursion, "module-level name '" + id + "' is defined in terms of itself");
+    evaluatingGlobals_.push_back(id);
+    Value v;
+    try {
+      v = evaluateConstant(*it->second);
+    } catch (...) {
+      evaluatingGlobals_.pop_back();
+      throw;
+    }
+    evaluatingGlobals_.pop_back();
+    module_.names[id] = v;
+    return v;
+  }
+  static const std::set<std::string> kPythonBuiltins = {"range", "min", "max", "len", "int", "float", "bool",
+                                                        "abs", "isinstance", "print", "tuple", "list", "str"};
+  if (kPythonBuiltins.count(id)) return Value::ofBuiltin(id);
+  std::string best;
+  size_t bestDistance = 3;
+  for (const std::string &n : visibleNames()) {
+    size_t d = editDistance(id, n);
+    if (d < bestDistance) bestDistance = d, best = n;
+  }
+  fail(at, DiagId::UndefinedName,
+       "name '" + id + "' is not defined" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
+}
+
+Value FunctionLowering::name(const Name &n) {
+  if (n.id == "__name__") return Value::ofStr("__main__");
+  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+    if (auto v = it->locals.find(n.id); v != it->locals.end()) return v->second;
+    break;  // helpers do not see their caller's locals
+  }
+  return lookupGlobal(n.id, n.range);
+}
+
+Value FunctionLowering::attribute(const Attribute &a) {
+  Value base = expr(*a.value);
+  switch (base.kind) {
+  case Value::Kind::Module: return attributeOfModule(base, a.attr, a.attrRange);
+  case Value::Kind::Runtime: return attributeOfRuntime(base, a.attr, a.attrRange);
+  case Value::Kind::DType:
+    if (a.attr == "primitive_bitwidth") return Value::ofInt(bitWidth(base.dtype));
+    if (a.attr == "is_floating" || a.attr == "is_int" || a.attr == "is_int_signed" || a.attr == "is_int_unsigned" ||
+        a.attr == "is_fp8" || a.attr == "is_bf16" || a.attr == "is_fp16" || a.attr == "is_fp32" || a.attr == "is_fp64")
+      return Value::ofBuiltin("dtype." + a.attr, {base});
+    break;
+  default: break;
+  }
+  fail(a.attrRange, DiagId::UnknownAttribute, base.describe() + " has no attribute '" + a.attr + "'");
+}
+
+Value FunctionLowering::subscript(const Subscript &s) {
+  Value base = expr(*s.value);
+  std::vector<const Expr *> indices;
+  if (auto *t = dyn_cast<Tuple>(s.slice.get()))
+    for (const ExprPtr &e : t->elts) indices.push_back(e.get());
+  else
+    indices.push_back(s.slice.get());
+
+  if (base.isRuntime()) {
+    // x[:, None] and friends: full slices keep a dimension, None inserts one.
+    Value v = base;
+    size_t dim = 0;
+    for (const Expr *idx : indices) {
+      if (auto *sl = dyn_cast<Slice>(idx)) {
+        if (sl->lower || sl->upper || sl->step)
+          fail(idx->range, DiagId::UnsupportedInKernel, "only full slices ':' can index a block; use tle.extract_tile for parts");
+        ++dim;
+        continue;
+      }
+      Value iv = expr(*idx);
+      if (iv.kind != Value::Kind::None)
+        fail(idx->range, DiagId::UnsupportedInKernel, "a block can be indexed only with ':' and None, got " + iv.describe());
+      std::vector<int64_t> shape = v.type.shape;
+      if (dim > shape.size()) fail(idx->range, DiagId::ShapeMismatch, "too many indices for a " + v.type.str());
+      shape.insert(shape.begin() + static_cast<long>(dim), 1);
+      TType t = v.type.withShape(shape);
+      if (!v.type.isBlock()) {
+        v = broadcastTo(v, shape, s.range);
+      } else {
+        auto op = builder_.create<tle::ir::ExpandDimsOp>(loc(s.range), irType(t), v.ir, builder_.getI32IntegerAttr(static_cast<int32_t>(dim)));
+        v = Value::ofRuntime(op.getResult(), t);
+      }
+      ++dim;
+    }
+    if (dim - std::count_if(indices.begin(), indices.end(), [](const Expr *e) { return !isa<Slice>(e); }) > base.type.shape.size())
+      fail(s.slice->range, DiagId::ShapeMismatch, "too many ':' for a " + base.type.str());
+    return v;
+  }
+  if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) {
+    if (indices.size() != 1) fail(s.slice->range, DiagId::TypeMismatch, "a tuple takes one index");
+    int64_t n = static_cast<int64_t>(base.kind == Value::Kind::Tuple ? base.elements.size() : base.text.size());
+    if (auto *sl = dyn_cast<Slice>(indices[0])) {
+      auto bound = [&](const ExprPtr &e, int64_t dflt) {
+        if (!e) return dflt;
+        int64_t v = requireInt(expr(*e), e->range, "a slice bound");
+        if (v < 0) v += n;
+        return std::clamp<int64_t>(v, 0, n);
+      };
+      int64_t step = sl->step ? requireInt(expr(*sl->step), sl->step->range, "a slice step") : 1;
+      if (step != 1) fail(sl->range, DiagId::NotImplemented, "slices with a step are not supported on tuples yet");
+      int64_t lo = bound(sl->lower, 0), hi = bound(sl->upper, n);
+      if (base.kind == Value::Kind::Str) return Value::ofStr(hi > lo ? base.text.substr(lo, hi - lo) : "");
+      std::vector<Value> elems;
+      for (int64_t i = lo; i < hi; ++i) elems.push_back(base.elements[i]);
+      return Value::ofTuple(std::move(elems));
+    }
+    int64_t i = requireInt(expr(*indices[0]), indices[0]->range, "a tuple index");
+    if (i < 0) i += n;
+    if (i < 0 || i >= n)
+      fail(indices[0]->range, DiagId::ConstantError,
+           "index " + std::to_string(i) + " is out of range for a " + base.describe() + " of length " + std::to_string(n));
+    if (base.kind == Value::Kind::Str) return Value::ofStr(base.text.substr(i, 1));
+    return base.elements[i];
+  }
+  fail(s.value->range, DiagId::TypeMismatch, base.describe() + " cannot be indexed");
+}
+
+Value FunctionLowering::call(const Call &c) {
+  Value fn = expr(*c.func);
+  CallArgs args;
+  for (const ExprPtr &a : c.args) {
+    if (auto *st = dyn_cast<Starred>(a.get())) {
+      Value t = expr(*st->value);
+      if (t.kind != Value::Kind::Tuple) fail(a->range, DiagId::TypeMismatch, "only tuples can be unpacked with '*', got " + t.describe());
+      for (const Value &e : t.elements) {
+        args.positional.push_back(e);
+        args.positionalRanges.push_back(a->range);
+      }
+      continue;
+    }
+    args.positional.push_back(expr(*a));
+    args.positionalRanges.push_back(a->range);
+  }
+  for (const Keyword &k : c.keywords) {
+    if (k.arg.empty()) fail(k.range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernel calls");
+    args.keywords.emplace_back(k.arg, expr(*k.value));
+    args.keywordRanges.push_back(k.range);
+  }
+  switch (fn.kind) {
+  case Value::Kind::Function:
+    if (!isJitFunction(*fn.function))
+      fail(c.func->range, DiagId::NotJitFunction,
+           "'" + fn.function->name + "' is not a @triton.jit function; kernels can only call @jit functions");
+    return callJit(*fn.function, args, c.range);
+  case Value::Kind::Builtin: return callBuiltin(fn, args, c.range);
+  default: fail(c.func->range, DiagId::NotCallable, fn.describe() + " is not callable");
+  }
+}
+
+Value FunctionLowering::expr(const Expr &e) {
+  switch (e.kind) {
+  case Expr::Kind::Name: return name(static_cast<const Name &>(e));
+  case Expr::Kind::Constant: {
+    const auto &c = static_cast<const Constant &>(e);
+    switch (c.type) {
+    case Constant::Type::Int: {
+      errno = 0;
+      char *end = nullptr;
+      const std::string &t = c.value;
+      unsigned long long v;
+      if (t.size() > 2 && t[0] == '0' && (t[1] | 0x20) == 'x') v = std::strtoull(t.c_str() + 2, &end, 16);
+      else if (t.size() > 2 && t[0] == '0' && (t[1] | 0x20) == 'o') v = std::strtoull(t.c_str() + 2, &end, 8);
+      else if (t.size() > 2 && t[0] == '0' && (t[1] | 0x20) == 'b') v = std::strtoull(t.c_str() + 2, &end, 2);
+      else v = std::strtoull(t.c_str(), &end, 10);
+      if (errno == ERANGE || v > static_cast<unsigned long long>(INT64_MAX))
+        fail(e.range, DiagId::ConstantError, "integer literal " + t + " does not fit in 64 bits");
+      return Value::ofInt(static_cast<int64_t>(v));
+    }
+    case Constant::Type::Float: return Value::ofFloat(std::strtod(c.value.c_str(), nullptr));
+    case Constant::Type::String:
+      if (c.isFString) fail(e.range, DiagId::UnsupportedInKernel, "f-strings are not supported in kernels");
+      return Value::ofStr(c.value);
+    case Constant::Type::Bytes: fail(e.range, DiagId::UnsupportedInKernel, "bytes literals are not supported in kernels");
+    case Constant::Type::Bool: return Value::ofBool(c.value == "True");
+    case Constant::Type::None: return Value::none();
+    case Constant::Type::Ellipsis: {
+      Value v;
+      v.kind = Value::Kind::Ellipsis;
+      return v;
+    }
+    }
+    return Value::none();
+  }
+  case Expr::Kind::Attribute: return attribute(static_cast<const Attribute &>(e));
+  case Expr::Kind::Subscript: return subscript(static_cast<const Subscript &>(e));
+  case Expr::Kind::Call: return call(static_cast<const Call &>(e));
+  case Expr::Kind::BinOp: {
+    const auto &b = static_cast<const BinOp &>(e);
+    Value l = expr(*b.left), r = expr(*b.right);
+    return binary(b.op, l, r, e.range, b.left->range, b.right->range);
+  }
+  case Expr::Kind::UnaryOp: {
+    const auto &u = static_cast<const UnaryOpExpr &>(e);
+    return unary(u.op, expr(*u.operand), e.range);
+  }
+  case Expr::Kind::BoolOp: {
+    const auto &b = static_cast<const BoolOpExpr &>(e);
+    Value acc = expr(*b.values[0]);
+    for (size_t i = 1; i < b.values.size(); ++i) {
+      if (!acc.isRuntime()) {
+        // Python's short circuit: `a and b` is a if a is false, else b.
+        bool t = truthy(acc, b.values[i - 1]->range);
+        if ((b.op == BoolOp::And) != t) return acc;
+        acc = expr(*b.values[i]);
+        continue;
+      }
+      Value rhs = expr(*b.values[i]);
+      for (const Value *v : {&acc, &rhs})
+        if (v->isRuntime() && (v->type.isBlock() || v->type.dtype != DType::I1))
+          fail(e.range, DiagId::TypeMismatch,
+               std::string("'") + spelling(b.op) + "' needs boolean scalars, got a " + v->type.str() +
+                   "; use '&' and '|' for element-wise logic");
+      acc = binary(b.op == BoolOp::And ? BinaryOp::BitAnd : BinaryOp::BitOr, acc, rhs, e.range, b.values[0]->range,
+                   b.values[i]->range);
+    }
+    return acc;
+  }
+  case Expr::Kind::Compare: {
+    const auto &c = static_cast<const Compare &>(e);
+    Value left = expr(*c.left);
+    SourceRange leftRange = c.left->range;
+    Value result;
+    for (size_t i = 0; i < c.ops.size(); ++i) {
+      Value right = expr(*c.comparators[i]);
+      Value r = compare(c.ops[i], left, right, e.range, leftRange, c.comparators[i]->range);
+      result = i == 0 ? r : binary(BinaryOp::BitAnd, result, r, e.range, e.range, e.range);
+      left = right;
+      leftRange = c.comparators[i]->range;
+    }
+    return result;
+  }
+  case Expr::Kind::IfExp: {
+    const auto &i = static_cast<const IfExp &>(e);
+    Value t = expr(*i.test);
+    if (t.isRuntime())
+      fail(i.test->range, DiagId::NotConstexpr,
+           "a conditional expression needs a compile-time condition; use tl.where for a runtime choice");
+    return expr(truthy(t, i.test->range) ? *i.body : *i.orelse);
+  }
+  case Expr::Kind::Tuple:
+  case Expr::Kind::List: {
+    const ExprList &elts = e.kind == Expr::Kind::Tuple ? static_cast<const Tuple &>(e).elts : static_cast<const List &>(e).elts;
+    std::vector<Value> values;
+    for (const ExprPtr &x : elts) {
+      if (auto *st = dyn_cast<Starred>(x.get())) {
+        Value t = expr(*st->value);
+        if (t.kind != Value::Kind::Tuple) fail(x->range, DiagId::TypeMismatch, "only tuples can be unpacked with '*'");
+        values.insert(values.end(), t.elements.begin(), t.elements.end());
+      } else {
+        values.push_back(expr(*x));
+      }
+    }
+    return Value::ofTuple(std::move(values));
+  }
+  case Expr::Kind::Lambda:
+    fail(e.range, DiagId::NotImplemented, "lambdas are not implemented yet in kernels");
+  default:
+    fail(e.range, DiagId::UnsupportedInKernel, "this kind of expression is not supported in kernels");
+  }
+}
+
+}  // namespace tle::sema

@@ -1,0 +1,127 @@
+// Lowers one kernel specialization from the AST to the `tle` dialect, the way Triton's
+// code generator does: a single walk that evaluates compile-time values, inlines @jit
+// helpers, infers dtypes and shapes, and emits IR for everything else.
+#pragma once
+
+#include "sema/Value.h"
+#include "support/Diagnostics.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tle::sema {
+
+// Thrown after a diagnostic: abandons the kernel being lowered.
+struct LoweringFailed {};
+
+// Names visible at module level: imports, functions, and module-level assignments
+// (evaluated when first used).
+struct ModuleScope {
+  std::map<std::string, Value> names;
+  std::map<std::string, const ast::Expr *> lazyAssignments;
+  // `from MODULE import NAME as ALIAS`: ALIAS -> (canonical module, NAME), resolved on use.
+  std::map<std::string, std::pair<std::string, std::string>> fromImports;
+  FileId file = kNoFile;
+  std::string fileName;
+};
+
+// One argument as written at a call site.
+struct CallArgs {
+  std::vector<Value> positional;
+  std::vector<std::pair<std::string, Value>> keywords;
+  std::vector<SourceRange> positionalRanges;
+  std::vector<SourceRange> keywordRanges;
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleScope &module, mlir::OpBuilder &builder, DiagnosticEngine &diags)
+      : module_(module), builder_(builder), diags_(diags) {}
+
+  // Lowers the body of `fn` into the current insertion block with `params` bound.
+  // Returns the value of its `return` (None if there is none).
+  Value lowerFunctionBody(const ast::FunctionDef &fn, std::map<std::string, Value> params, int inlineDepth);
+
+  // Evaluates a constant expression outside any function (module-level names, -D values).
+  Value evaluateConstant(const ast::Expr &e);
+
+  [[noreturn]] void fail(SourceRange at, DiagId id, const std::string &message);
+
+  // ---- IR helpers shared with Builtins.cpp and Operators.cpp ----
+  mlir::Location loc(SourceRange r);
+  mlir::Type irType(const TType &t);
+  mlir::Type irScalarType(DType d);
+  Value toRuntime(const Value &v, SourceRange at, const TType *like = nullptr);
+  Value cast(const Value &v, DType to, SourceRange at, bool bitcast = false);
+  Value broadcastTo(const Value &v, const std::vector<int64_t> &shape, SourceRange at);
+  Value binary(ast::BinaryOp op, const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb);
+  Value compare(ast::CmpOp op, const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb);
+  Value unary(ast::UnaryOp op, const Value &v, SourceRange at);
+  Value splatConstant(double value, DType d, const std::vector<int64_t> &shape, SourceRange at);
+  // The dtype two operands are computed in and the shape they broadcast to (Triton's
+  // rules); reports a shape mismatch with both operands named.
+  struct Common {
+    DType dtype;
+    std::vector<int64_t> shape;
+  };
+  Common commonType(const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb, bool trueDiv);
+  // Materializes, converts and broadcasts `v` to `c`.
+  Value coerce(const Value &v, const Common &c, SourceRange at);
+  int64_t requireInt(const Value &v, SourceRange at, const char *what);
+  DType requireDType(const Value &v, SourceRange at, const char *what);
+  bool truthy(const Value &v, SourceRange at);
+
+  // ---- builtins (Builtins.cpp) ----
+  Value callBuiltin(const Value &fn, CallArgs &args, SourceRange at);
+  Value attributeOfModule(const Value &module, const std::string &attr, SourceRange at);
+  Value attributeOfRuntime(const Value &v, const std::string &attr, SourceRange at);
+
+private:
+  struct Frame {
+    std::map<std::string, Value> locals;
+    const ast::FunctionDef *function = nullptr;
+    bool returned = false;
+    Value returnValue;
+    int inlineDepth = 0;
+  };
+
+  // statements
+  void block(const ast::StmtList &stmts);
+  void stmt(const ast::Stmt &s);
+  void assign(const ast::Expr &target, Value value, SourceRange valueRange);
+  void ifStmt(const ast::If &s);
+  void forStmt(const ast::For &s);
+  void whileStmt(const ast::While &s);
+
+  // expressions
+  Value expr(const ast::Expr &e);
+  Value name(const ast::Name &n);
+  Value call(const ast::Call &c);
+  Value callJit(const ast::FunctionDef &fn, CallArgs &args, SourceRange at);
+  Value subscript(const ast::Subscript &s);
+  Value attribute(const ast::Attribute &a);
+
+  Value lookupGlobal(const std::string &name, SourceRange at);
+  std::vector<std::string> visibleNames() const;
+
+  ModuleScope &module_;
+  mlir::OpBuilder &builder_;
+  DiagnosticEngine &diags_;
+  std::vector<Frame> frames_;
+  std::vector<std::string> evaluatingGlobals_;  // cycle detection for module-level names
+};
+
+// True for functions decorated with @triton.jit / @tle.jit (with or without arguments).
+bool isJitFunction(const ast::FunctionDef &fn);
+
+// Python's compile-time operators (ConstEval.cpp). Return false when the operation
+// does not apply to these operand kinds; report errors (division by zero, overflow).
+bool foldBinary(ast::BinaryOp op, const Value &a, const Value &b, Value &out, std::string &error);
+bool foldCompare(ast::CmpOp op, const Value &a, const Value &b, Value &out, std::string &error);
+bool foldUnary(ast::UnaryOp op, const Value &v, Value &out, std::string &error);
+
+}  // namespace tle::sema

@@ -1,0 +1,462 @@
+// The entry point of semantic analysis: module-level names, kernel selection,
+// specialization (signature, -D, defaults), lowering, verification, cleanup, printing.
+#include "sema/Sema.h"
+
+#include "frontend/Parser.h"
+#include "ir/Dialect.h"
+#include "sema/Lowering.h"
+#include "support/SourceManager.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+namespace tle {
+
+using namespace sema;
+
+namespace {
+
+// FlagTree's real import path and the seeds' shorthand name the same module.
+std::string canonicalModule(const std::string &dotted) {
+  if (dotted == "triton.experimental.tle.language" || dotted == "triton.experimental.tle" || dotted == "tle" ||
+      dotted == "tle.language")
+    return "tle";
+  return dotted;
+}
+
+void buildModuleScope(const ast::Module &module, ModuleScope &scope) {
+  for (const ast::StmtPtr &s : module.body) {
+    if (auto *imp = ast::dyn_cast<ast::Import>(s.get())) {
+      for (const ast::Alias &a : imp->names) {
+        if (!a.asname.empty()) {
+          scope.names[a.asname] = Value::ofModule(canonicalModule(a.name));
+        } else {
+          std::string first = a.name.substr(0, a.name.find('.'));
+          scope.names[first] = Value::ofModule(canonicalModule(first));
+        }
+      }
+    } else if (auto *from = ast::dyn_cast<ast::ImportFrom>(s.get())) {
+      std::string mod = canonicalModule(from->module);
+      for (const ast::Alias &a : from->names) {
+        if (a.name == "*") continue;
+        std::string alias = a.asname.empty() ? a.name : a.asname;
+        std::string full = canonicalModule(from->module + "." + a.name);
+        if (full == "tle" || full == "triton.language" || full == "triton.language.math")
+          scope.names[alias] = Value::ofModule(full);
+        else
+          scope.fromImports[alias] = {mod, a.name};
+      }
+    } else if (auto *fn = ast::dyn_cast<ast::FunctionDef>(s.get())) {
+      scope.names[fn->name] = Value::ofFunction(fn);
+      scope.lazyAssignments.erase(fn->name);
+    } else if (auto *as = ast::dyn_cast<ast::Assign>(s.get())) {
+      for (const ast::ExprPtr &t : as->targets)
+        if (auto *n = ast::dyn_cast<ast::Name>(t.get())) {
+          scope.lazyAssignments[n->id] = as->value.get();
+          scope.names.erase(n->id);
+        }
+    } else if (auto *ann = ast::dyn_cast<ast::AnnAssign>(s.get())) {
+      if (auto *n = ast::dyn_cast<ast::Name>(ann->target.get()); n && ann->value) {
+        scope.lazyAssignments[n->id] = ann->value.get();
+        scope.names.erase(n->id);
+      }
+    }
+  }
+}
+
+// Names of @jit functions that another @jit function calls: helpers, not kernels.
+void collectCalls(const ast::Expr *e, std::set<std::string> &out);
+void collectCalls(const ast::StmtList &stmts, std::set<std::string> &out);
+
+void collectCalls(const ast::Expr *e, std::set<std::string> &out) {
+  if (!e) return;
+  using K = ast::Expr::Kind;
+  switch (e->kind) {
+  case K::Call: {
+    auto *c = static_cast<const ast::Call *>(e);
+    if (auto *n = ast::dyn_cast<ast::Name>(c->func.get())) out.insert(n->id);
+    collectCalls(c->func.get(), out);
+    for (const ast::ExprPtr &a : c->args) collectCalls(a.get(), out);
+    for (const ast::Keyword &k : c->keywords) collectCalls(k.value.get(), out);
+    return;
+  }
+  case K::BinOp: {
+    auto *b = static_cast<const ast::BinOp *>(e);
+    collectCalls(b->left.get(), out);
+    collectCalls(b->right.get(), out);
+    return;
+  }
+  case K::UnaryOp: collectCalls(static_cast<const ast::UnaryOpExpr *>(e)->operand.get(), out); return;
+  case K::BoolOp:
+    for (const ast::ExprPtr &v : static_cast<const ast::BoolOpExpr *>(e)->values) collectCalls(v.get(), out);
+    return;
+  case K::Compare: {
+    auto *c = static_cast<const ast::Compare *>(e);
+    collectCalls(c->left.get(), out);
+    for (const ast::ExprPtr &v : c->comparators) collectCalls(v.get(), out);
+    return;
+  }
+  case K::IfExp: {
+    auto *i = static_cast<const ast::IfExp *>(e);
+    collectCalls(i->test.get(), out);
+    collectCalls(i->body.get(), out);
+    collectCalls(i->orelse.get(), out);
+    return;
+  }
+  case K::Attribute: collectCalls(static_cast<const ast::Attribute *>(e)->value.get(), out); return;
+  case K::Subscript: {
+    auto *s = static_cast<const ast::Subscript *>(e);
+    collectCalls(s->value.get(), out);
+    collectCalls(s->slice.get(), out);
+    return;
+  }
+  case K::Tuple:
+    for (const ast::ExprPtr &v : static_cast<const ast::Tuple *>(e)->elts) collectCalls(v.get(), out);
+    return;
+  case K::List:
+    for (const ast::ExprPtr &v : static_cast<const ast::List *>(e)->elts) collectCalls(v.get(), out);
+    return;
+  default: return;
+  }
+}
+
+void collectCalls(const ast::StmtList &stmts, std::set<std::string> &out) {
+  for (const ast::StmtPtr &s : stmts) {
+    using K = ast::Stmt::Kind;
+    switch (s->kind) {
+    case K::Assign: {
+      auto *a = static_cast<const ast::Assign *>(s.get());
+      collectCalls(a->value.get(), out);
+      break;
+    }
+    case K::AugAssign: collectCalls(static_cast<const ast::AugAssign *>(s.get())->value.get(), out); break;
+    case K::AnnAssign: collectCalls(static_cast<const ast::AnnAssign *>(s.get())->value.get(), out); break;
+    case K::ExprStmt: collectCalls(static_cast<const ast::ExprStmt *>(s.get())->value.get(), out); break;
+    case K::Return: collectCalls(static_cast<const ast::Return *>(s.get())->value.get(), out); break;
+    case K::If: {
+      auto *i = static_cast<const ast::If *>(s.get());
+      collectCalls(i->test.get(), out);
+      collectCalls(i->body, out);
+      collectCalls(i->orelse, out);
+      break;
+    }
+    case K::For: {
+      auto *f = static_cast<const ast::For *>(s.get());
+      collectCalls(f->iter.get(), out);
+      collectCalls(f->body, out);
+      break;
+    }
+    case K::While: {
+      auto *w = static_cast<const ast::While *>(s.get());
+      collectCalls(w->test.get(), out);
+      collectCalls(w->body, out);
+      break;
+    }
+    case K::With: {
+      auto *w = static_cast<const ast::With *>(s.get());
+      for (const ast::WithItem &item : w->items) collectCalls(item.contextExpr.get(), out);
+      collectCalls(w->body, out);
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+std::string mangle(const std::vector<SignatureEntry> &sig) {
+  std::string out;
+  for (const SignatureEntry &e : sig) {
+    out += "_";
+    switch (e.kind) {
+    case SignatureEntry::Kind::Pointer: out += "p" + e.dtype + (e.hint == 16 ? "a16" : ""); break;
+    case SignatureEntry::Kind::Scalar: out += e.dtype + (e.hint == 16 ? "d16" : e.hint == 1 ? "e1" : ""); break;
+    case SignatureEntry::Kind::Constexpr:
+      for (char c : e.value) out += std::isalnum(static_cast<unsigned char>(c)) ? c : c == '-' ? 'm' : c == '.' ? 'p' : 'x';
+      break;
+    }
+  }
+  return out;
+}
+
+class Specializer {
+public:
+  Specializer(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
+              mlir::MLIRContext &ctx)
+      : module_(module), options_(options), sources_(sources), diags_(diags), ctx_(ctx), builder_(&ctx) {}
+
+  bool run(std::string &out);
+
+private:
+  bool parseDefines();
+  void lowerKernel(const ast::FunctionDef &fn, const KernelRequest &request, const std::string &symbol);
+  bool isConstexprParam(const ast::Param &p, FunctionLowering &fl);
+
+  const ast::Module &module_;
+  const SemaOptions &options_;
+  SourceManager &sources_;
+  DiagnosticEngine &diags_;
+  mlir::MLIRContext &ctx_;
+  mlir::OpBuilder builder_;
+  ModuleScope scope_;
+  mlir::OwningOpRef<mlir::ModuleOp> irModule_;
+  std::vector<std::unique_ptr<ast::Module>> defineModules_;  // keep -D ASTs alive
+  std::map<std::string, std::pair<Value, SourceRange>> defines_;
+  std::set<std::string> usedDefines_;
+};
+
+// -D NAME=VALUE: VALUE is parsed as a Python expression in a buffer of its own, so its
+// errors point into the option.
+bool Specializer::parseDefines() {
+  bool ok = true;
+  for (const auto &[name, value] : options_.defines) {
+    FileId f = sources_.addBuffer("<-D " + name + ">", name + " = " + value + "\n");
+    std::unique_ptr<ast::Module> m = parseFile(sources_, f, diags_);
+    if (!m || m->body.size() != 1 || !ast::isa<ast::Assign>(m->body[0].get())) {
+      ok = false;
+      continue;
+    }
+    const auto *assign = static_cast<const ast::Assign *>(m->body[0].get());
+    FunctionLowering fl(scope_, builder_, diags_);
+    try {
+      defines_[name] = {fl.evaluateConstant(*assign->value), assign->value->range};
+    } catch (const LoweringFailed &) {
+      ok = false;
+    }
+    defineModules_.push_back(std::move(m));
+  }
+  return ok;
+}
+
+bool Specializer::isConstexprParam(const ast::Param &p, FunctionLowering &fl) {
+  if (!p.annotation) return false;
+  try {
+    Value a = fl.evaluateConstant(*p.annotation);
+    return a.kind == Value::Kind::Builtin && a.text == "triton.language.constexpr";
+  } catch (const LoweringFailed &) {
+    return false;
+  }
+}
+
+void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &request, const std::string &symbol) {
+  FunctionLowering fl(scope_, builder_, diags_);
+  std::map<std::string, Value> params;
+  std::vector<mlir::Type> argTypes;
+  std::vector<std::string> argNames;
+  std::vector<TType> argTTypes;
+  std::vector<mlir::NamedAttrList> argAttrs;
+  auto paramList = [&]() {
+    std::string s;
+    for (const ast::Param &p : fn.params) s += (s.empty() ? "" : ", ") + p.name;
+    return s;
+  };
+  try {
+    for (const ast::Param &p : fn.params)
+      if (p.kind != ast::Param::Kind::Normal)
+        fl.fail(p.range, DiagId::UnsupportedInKernel, "kernels cannot take *args or **kwargs");
+    if (request.signature && request.signature->size() != fn.params.size()) {
+      diags_.report(DiagId::SignatureMismatch, request.signatureRange,
+                    "the signature has " + std::to_string(request.signature->size()) + " entries but '" + fn.name +
+                        "' has " + std::to_string(fn.params.size()) + " parameters (" + paramList() + ")")
+          .note(fn.nameRange, "'" + fn.name + "' is defined here");
+      return;
+    }
+    for (size_t i = 0; i < fn.params.size(); ++i) {
+      const ast::Param &p = fn.params[i];
+      bool constexprParam = isConstexprParam(p, fl);
+      auto define = defines_.find(p.name);
+      if (define != defines_.end()) usedDefines_.insert(p.name);
+      if (request.signature) {
+        const SignatureEntry &e = (*request.signature)[i];
+        if (e.kind == SignatureEntry::Kind::Constexpr) {
+          if (define != defines_.end())
+            fl.fail(define->second.second, DiagId::SignatureMismatch,
+                    "'" + p.name + "' is given both in the signature and with -D");
+          Value v;
+          switch (e.valueKind) {
+          case SignatureEntry::ValueKind::Int: v = Value::ofInt(std::stoll(e.value)); break;
+          case SignatureEntry::ValueKind::Float: v = Value::ofFloat(std::stod(e.value)); break;
+          case SignatureEntry::ValueKind::Bool: v = Value::ofBool(e.value == "True"); break;
+          case SignatureEntry::ValueKind::String: v = Value::ofStr(e.value); break;
+          case SignatureEntry::ValueKind::None: v = Value::none(); break;
+          }
+          params[p.name] = v;
+          continue;
+        }
+        if (constexprParam)
+          fl.fail(e.range, DiagId::SignatureMismatch,
+                  "parameter '" + p.name + "' is tl.constexpr: give its value in the signature (e.g. 128), not a type");
+        if (define != defines_.end())
+          fl.fail(define->second.second, DiagId::SignatureMismatch,
+                  "'" + p.name + "' is a runtime parameter (" + toString(e) + " in the signature); -D binds only constexprs");
+        if (e.kind == SignatureEntry::Kind::Scalar && e.hint == 1) {
+          params[p.name] = Value::ofInt(1);  // Triton's ":1": specialized as the constant 1
+          continue;
+        }
+        TType t;
+        t.dtype = *dtypeFromName(e.dtype);
+        t.isPointer = e.kind == SignatureEntry::Kind::Pointer;
+        mlir::NamedAttrList attrs;
+        if (e.hint == 16) attrs.append("tle.divisibility", builder_.getI32IntegerAttr(16));
+        if (e.isConst) attrs.append("tle.readonly", builder_.getUnitAttr());
+        if (!t.isPointer && isUnsigned(t.dtype)) attrs.append("tle.unsigned", builder_.getUnitAttr());
+        argTypes.push_back(fl.irType(t));
+        argNames.push_back(p.name);
+        argTTypes.push_back(t);
+        argAttrs.push_back(attrs);
+        continue;
+      }
+      // No signature: every parameter must get a compile-time value.
+      if (define != defines_.end()) {
+        params[p.name] = define->second.first;
+      } else if (p.defaultValue) {
+        params[p.name] = fl.evaluateConstant(*p.defaultValue);
+      } else {
+        fl.fail(p.range, DiagId::SignatureMismatch,
+                "parameter '" + p.name + "' of kernel '" + fn.name +
+                    "' needs a value or a type: compile it with --kernel " + fn.name + " --signature \"...\"" +
+                    (constexprParam ? " or -D " + p.name + "=VALUE" : ""));
+      }
+    }
+    // Create the function and lower the body into it.
+    builder_.setInsertionPointToEnd(irModule_->getBody());
+    auto type = builder_.getFunctionType(argTypes, {});
+    auto func = builder_.create<mlir::func::FuncOp>(fl.loc(fn.nameRange), symbol, type);
+    func->setAttr("tle.kernel", builder_.getUnitAttr());
+    func->setAttr("tle.num_warps", builder_.getI32IntegerAttr(static_cast<int32_t>(options_.numWarps)));
+    func->setAttr("tle.num_stages", builder_.getI32IntegerAttr(static_cast<int32_t>(options_.numStages)));
+    func->setAttr("tle.target", builder_.getStringAttr(options_.target));
+    for (size_t i = 0; i < argAttrs.size(); ++i) {
+      mlir::NamedAttrList attrs = argAttrs[i];
+      attrs.append("tle.name", builder_.getStringAttr(argNames[i]));
+      func.setArgAttrs(static_cast<unsigned>(i), attrs.getDictionary(&ctx_));
+    }
+    mlir::Block *entry = func.addEntryBlock();
+    builder_.setInsertionPointToStart(entry);
+    for (size_t i = 0; i < argNames.size(); ++i)
+      params[argNames[i]] = Value::ofRuntime(entry->getArgument(static_cast<unsigned>(i)), argTTypes[i]);
+    try {
+      Value result = fl.lowerFunctionBody(fn, std::move(params), 0);
+      if (result.kind != Value::Kind::None) fl.fail(fn.nameRange, DiagId::TypeMismatch, "a kernel cannot return a value");
+      builder_.create<mlir::func::ReturnOp>(fl.loc(fn.range));
+    } catch (const LoweringFailed &) {
+      func.erase();
+      throw;
+    }
+  } catch (const LoweringFailed &) {
+  }
+}
+
+bool Specializer::run(std::string &out) {
+  buildModuleScope(module_, scope_);
+  scope_.file = module_.file;
+  scope_.fileName = module_.name;
+  irModule_ = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&ctx_, module_.name, 1, 1));
+  unsigned errorsBefore = diags_.errorCount();
+
+  // -D may also rebind module-level names.
+  if (!parseDefines()) return false;
+  for (const auto &[name, d] : defines_)
+    if (scope_.lazyAssignments.count(name)) {
+      scope_.lazyAssignments.erase(name);
+      scope_.names[name] = d.first;
+      usedDefines_.insert(name);
+    }
+
+  std::vector<const ast::FunctionDef *> jitFunctions;
+  std::set<std::string> calledByJit;
+  for (const ast::StmtPtr &s : module_.body)
+    if (auto *fn = ast::dyn_cast<ast::FunctionDef>(s.get()); fn && isJitFunction(*fn)) {
+      jitFunctions.push_back(fn);
+      collectCalls(fn->body, calledByJit);
+    }
+  auto findJit = [&](const std::string &name) -> const ast::FunctionDef * {
+    for (const ast::FunctionDef *fn : jitFunctions)
+      if (fn->name == name) return fn;
+    return nullptr;
+  };
+
+  std::vector<KernelRequest> requests = options_.kernels;
+  if (requests.empty()) {
+    for (const ast::FunctionDef *fn : jitFunctions)
+      if (!calledByJit.count(fn->name)) requests.push_back({fn->name, std::nullopt, {}});
+    if (requests.empty()) {
+      diags_.report(DiagId::KernelNotFound, "'" + module_.name + "' has no @triton.jit kernel");
+      return false;
+    }
+  }
+  std::map<std::string, int> requestCount;
+  for (const KernelRequest &r : requests) ++requestCount[r.name];
+
+  for (const KernelRequest &r : requests) {
+    const ast::FunctionDef *fn = findJit(r.name);
+    if (!fn) {
+      auto it = scope_.names.find(r.name);
+      if (it != scope_.names.end() && it->second.kind == Value::Kind::Function) {
+        diags_.report(DiagId::KernelNotFound, "'" + r.name + "' is not a @triton.jit function")
+            .note(it->second.function->nameRange, "'" + r.name + "' is defined here");
+      } else {
+        std::string names;
+        for (const ast::FunctionDef *f : jitFunctions) names += (names.empty() ? "" : ", ") + f->name;
+        diags_.report(DiagId::KernelNotFound,
+                      "no @jit kernel named '" + r.name + "' in '" + module_.name + "'" +
+                          (names.empty() ? std::string() : " (it has: " + names + ")"));
+      }
+      continue;
+    }
+    std::string symbol = requestCount[r.name] > 1 && r.signature ? r.name + "_" + mangle(*r.signature) : r.name;
+    lowerKernel(*fn, r, symbol);
+    if (diags_.shouldStop()) break;
+  }
+  for (const auto &[name, d] : defines_)
+    if (!usedDefines_.count(name))
+      diags_.report(DiagId::UnusedDefine, d.second,
+                    "-D " + name + " matches no constexpr parameter of the compiled kernels and no module-level name");
+  if (diags_.errorCount() != errorsBefore) return false;
+
+  // The IR must verify; a failure here is a bug in the lowering, not in the input.
+  std::string verifyErrors;
+  {
+    mlir::ScopedDiagnosticHandler handler(&ctx_, [&](mlir::Diagnostic &d) {
+      verifyErrors += d.str() + "\n";
+      return mlir::success();
+    });
+    if (mlir::failed(mlir::verify(*irModule_))) {
+      diags_.report(DiagId::InternalError, "internal error: the generated MLIR does not verify:\n" + verifyErrors);
+      return false;
+    }
+    mlir::PassManager pm(&ctx_);
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    if (mlir::failed(pm.run(*irModule_))) {
+      diags_.report(DiagId::InternalError, "internal error: canonicalization failed:\n" + verifyErrors);
+      return false;
+    }
+  }
+  llvm::raw_string_ostream os(out);
+  irModule_->print(os);
+  os.flush();
+  return true;
+}
+
+}  // namespace
+
+bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
+              std::string &out) {
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<tle::ir::TleDialect, mlir::arith::ArithDialect, mlir::func::FuncDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect>();
+  Specializer s(module, options, sources, diags, ctx);
+  return s.run(out);
+}
+
+}  // namespace tle

@@ -1,0 +1,40 @@
+// Semantic analysis: specializes the requested kernels of a parsed module (constexpr
+// binding from --signature, -D and defaults; helper inlining; dtype and shape
+// inference) and lowers them to the `tle` MLIR dialect. Plain C++ interface: the
+// driver sees no MLIR type.
+#pragma once
+
+#include "frontend/Ast.h"
+#include "frontend/Signature.h"
+#include "support/Diagnostics.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tle {
+
+class SourceManager;
+
+struct KernelRequest {
+  std::string name;
+  // Absent: every parameter must be a constexpr with a default or bound by -D.
+  std::optional<std::vector<SignatureEntry>> signature;
+  SourceRange signatureRange;  // where the --signature text is, for diagnostics
+};
+
+struct SemaOptions {
+  std::vector<KernelRequest> kernels;  // empty: every @jit kernel whose parameters can be bound
+  std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+  std::string target = "cuda:sm_90a";
+};
+
+// Lowers the requested kernels to MLIR text (`--emit=mlir`). Reports every problem to
+// `diags` and returns false if there was an error.
+bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources,
+              DiagnosticEngine &diags, std::string &out);
+
+}  // namespace tle

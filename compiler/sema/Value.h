@@ -1,0 +1,139 @@
+// What an expression evaluates to while a kernel is specialized: either a
+// compile-time value (Python constants, tuples, dtypes, modules, functions, builtins)
+// or a runtime value (an MLIR SSA value with its Triton type).
+#pragma once
+
+#include "frontend/Ast.h"
+#include "sema/DType.h"
+
+#include "mlir/IR/Value.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tle::sema {
+
+// The Triton type of a runtime value: a scalar or a block (tensor) of a dtype or of
+// pointers to a dtype.
+struct TType {
+  DType dtype = DType::I32;  // the element; for pointers, what they point to
+  bool isPointer = false;
+  int addressSpace = 1;
+  std::vector<int64_t> shape;  // empty for a scalar
+
+  bool isBlock() const { return !shape.empty(); }
+  TType scalar() const {
+    TType t = *this;
+    t.shape.clear();
+    return t;
+  }
+  TType withShape(std::vector<int64_t> s) const {
+    TType t = *this;
+    t.shape = std::move(s);
+    return t;
+  }
+  TType withDType(DType d) const {
+    TType t = *this;
+    t.dtype = d;
+    t.isPointer = false;
+    return t;
+  }
+  bool operator==(const TType &o) const {
+    return dtype == o.dtype && isPointer == o.isPointer && addressSpace == o.addressSpace && shape == o.shape;
+  }
+  bool operator!=(const TType &o) const { return !(*this == o); }
+  // "fp32", "pointer<fp16>", "block[64, 32] of fp32"
+  std::string str() const;
+};
+
+class Value {
+public:
+  enum class Kind {
+    None, Bool, Int, Float, Str, Ellipsis, Tuple, DType, Module, Function, Builtin, Runtime,
+  };
+
+  Kind kind = Kind::None;
+  bool boolValue = false;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  std::string text;            // Str: the string; Module: canonical name; Builtin: qualified name
+  std::vector<Value> elements; // Tuple (also lists)
+  sema::DType dtype = sema::DType::I32;  // DType
+  const ast::FunctionDef *function = nullptr;  // Function
+  std::vector<Value> boundArgs;  // Builtin: a method's `self`
+  mlir::Value ir;                // Runtime
+  TType type;                    // Runtime
+
+  static Value none() { return {}; }
+  static Value ofBool(bool b) {
+    Value v;
+    v.kind = Kind::Bool;
+    v.boolValue = b;
+    return v;
+  }
+  static Value ofInt(int64_t i) {
+    Value v;
+    v.kind = Kind::Int;
+    v.intValue = i;
+    return v;
+  }
+  static Value ofFloat(double f) {
+    Value v;
+    v.kind = Kind::Float;
+    v.floatValue = f;
+    return v;
+  }
+  static Value ofStr(std::string s) {
+    Value v;
+    v.kind = Kind::Str;
+    v.text = std::move(s);
+    return v;
+  }
+  static Value ofTuple(std::vector<Value> elems) {
+    Value v;
+    v.kind = Kind::Tuple;
+    v.elements = std::move(elems);
+    return v;
+  }
+  static Value ofDType(sema::DType d) {
+    Value v;
+    v.kind = Kind::DType;
+    v.dtype = d;
+    return v;
+  }
+  static Value ofModule(std::string name) {
+    Value v;
+    v.kind = Kind::Module;
+    v.text = std::move(name);
+    return v;
+  }
+  static Value ofFunction(const ast::FunctionDef *f) {
+    Value v;
+    v.kind = Kind::Function;
+    v.function = f;
+    return v;
+  }
+  static Value ofBuiltin(std::string name, std::vector<Value> self = {}) {
+    Value v;
+    v.kind = Kind::Builtin;
+    v.text = std::move(name);
+    v.boundArgs = std::move(self);
+    return v;
+  }
+  static Value ofRuntime(mlir::Value ir, TType type) {
+    Value v;
+    v.kind = Kind::Runtime;
+    v.ir = ir;
+    v.type = std::move(type);
+    return v;
+  }
+
+  bool isConstexpr() const { return kind != Kind::Runtime; }
+  bool isRuntime() const { return kind == Kind::Runtime; }
+  bool isNumber() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
+  // What the user would call it: "int", "tuple", "block[128] of fp32", "module 'tl'".
+  std::string describe() const;
+};
+
+}  // namespace tle::sema
