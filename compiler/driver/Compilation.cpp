@@ -86,9 +86,13 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       if (!ok) return false;
 #endif
     } else {
-      diags.report(DiagId::NotImplemented, std::string("--emit=") + emitKindName(options.emit) +
-                                               " is not implemented yet: this tlec stops at the tile IR "
-                                               "(try --emit=mlir or --emit=ast)");
+#ifdef TLE_HAVE_MLIR
+      const char *reach = "this tlec stops at the tile IR (try --emit=mlir or --emit=ast)";
+#else
+      const char *reach = "this tlec was built without MLIR and stops after parsing (try --emit=ast)";
+#endif
+      diags.report(DiagId::NotImplemented,
+                   std::string("--emit=") + emitKindName(options.emit) + " is not implemented yet: " + reach);
       return false;
     }
   }

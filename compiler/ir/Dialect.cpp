@@ -121,4 +121,102 @@ LogicalResult StoreOp::verify() {
   return verifyCacheAttrs(*this, getCache(), getEviction());
 }
 
+static int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = getSrc().getType();
+  auto dst = getType();
+  if (src.getElementType() != dst.getElementType()) return emitOpError("element types differ");
+  if (numElements(src.getShape()) != numElements(dst.getShape()))
+    return emitOpError("reshape changes the number of elements from ") << numElements(src.getShape()) << " to "
+                                                                        << numElements(dst.getShape());
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  auto src = getSrc().getType();
+  auto dst = getType();
+  ArrayRef<int32_t> order = getOrder();
+  if (static_cast<int64_t>(order.size()) != src.getRank()) return emitOpError("order must list every dimension once");
+  SmallVector<bool> seen(order.size(), false);
+  SmallVector<int64_t> shape;
+  for (int32_t d : order) {
+    if (d < 0 || d >= src.getRank() || seen[d]) return emitOpError("order must be a permutation of the dimensions");
+    seen[d] = true;
+    shape.push_back(src.getDimSize(d));
+  }
+  if (dst.getShape() != ArrayRef<int64_t>(shape) || dst.getElementType() != src.getElementType())
+    return emitOpError("result type does not match the permuted operand");
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (getSrcs().empty()) return emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= first.getRank()) return emitOpError("axis ") << axis << " out of range";
+  SmallVector<int64_t> shape(first.getShape());
+  shape.erase(shape.begin() + axis);
+  if (getResults().size() != getSrcs().size()) return emitOpError("needs one result per operand");
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
+    auto t = cast<RankedTensorType>(src.getType());
+    if (t.getShape() != first.getShape()) return emitOpError("operands must have one shape");
+    Type expected = shape.empty() ? t.getElementType() : Type(RankedTensorType::get(shape, t.getElementType()));
+    if (res.getType() != expected) return emitOpError("result type must be ") << expected;
+  }
+  Block &body = getCombineOp().front();
+  if (body.getNumArguments() != 2 * getSrcs().size()) return emitOpError("the combine region takes 2 arguments per operand");
+  for (auto [i, src] : llvm::enumerate(getSrcs())) {
+    Type e = cast<RankedTensorType>(src.getType()).getElementType();
+    if (body.getArgument(i).getType() != e || body.getArgument(i + getSrcs().size()).getType() != e)
+      return emitOpError("combine region argument types must be the operands' element types");
+  }
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), c = getC().getType();
+  if (a.getRank() != b.getRank() || a.getRank() != c.getRank() || a.getRank() < 2 || a.getRank() > 3)
+    return emitOpError("operands must all be 2-D (or all 3-D for batched dots)");
+  int64_t r = a.getRank();
+  int64_t m = a.getDimSize(r - 2), k = a.getDimSize(r - 1), k2 = b.getDimSize(r - 2), n = b.getDimSize(r - 1);
+  if (k != k2) return emitOpError("inner dimensions differ: ") << k << " and " << k2;
+  if (c.getDimSize(r - 2) != m || c.getDimSize(r - 1) != n) return emitOpError("accumulator shape must be ") << m << "x" << n;
+  if (getType() != c) return emitOpError("result type must be the accumulator type");
+  if (a.getElementType() != b.getElementType()) return emitOpError("a and b must have one element type");
+  StringRef p = getInputPrecision();
+  if (p != "ieee" && p != "tf32" && p != "tf32x3") return emitOpError("unknown input precision '") << p << "'";
+  return success();
+}
+
+static LogicalResult verifyAtomicAttrs(Operation *op, StringRef sem, StringRef scope) {
+  if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, sem))
+    return op->emitOpError("unknown memory semantics '") << sem << "'";
+  if (!llvm::is_contained({"gpu", "cta", "sys"}, scope)) return op->emitOpError("unknown scope '") << scope << "'";
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  if (!llvm::is_contained({"add", "fadd", "max", "umax", "min", "umin", "and", "or", "xor", "xchg"}, getKind()))
+    return emitOpError("unknown atomic kind '") << getKind() << "'";
+  auto pointee = cast<PointerType>(elementTypeOf(getPtr().getType())).getPointeeType();
+  if (getVal().getType() != getType() || elementTypeOf(getType()) != pointee ||
+      shapeOf(getType()) != shapeOf(getPtr().getType()))
+    return emitOpError("value and result must match the pointee type and pointer shape");
+  if (failed(verifyMask(*this, getPtr().getType(), getMask()))) return failure();
+  return verifyAtomicAttrs(*this, getSem(), getScope());
+}
+
+LogicalResult AtomicCASOp::verify() {
+  auto pointee = cast<PointerType>(elementTypeOf(getPtr().getType())).getPointeeType();
+  if (getCmp().getType() != getType() || getVal().getType() != getType() || elementTypeOf(getType()) != pointee ||
+      shapeOf(getType()) != shapeOf(getPtr().getType()))
+    return emitOpError("compare value, new value and result must match the pointee type and pointer shape");
+  return verifyAtomicAttrs(*this, getSem(), getScope());
+}
+
 }  // namespace tle::ir

@@ -83,4 +83,77 @@ def Tle_StoreOp : Tle_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+// ---- shape manipulation ---------------------------------------------------------------
+def Tle_ReshapeOp : Tle_Op<"reshape", [Pure]> {
+  let summary = "the same elements, row-major, in another shape";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_TransOp : Tle_Op<"trans", [Pure]> {
+  let summary = "permute the dimensions: result dim i is operand dim order[i]";
+  let arguments = (ins AnyRankedTensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- reductions ------------------------------------------------------------------------
+def Tle_ReduceOp : Tle_Op<"reduce", [Pure, SingleBlock]> {
+  let summary = "reduce tensors along one axis with a combine region";
+  let description = [{
+    The region takes 2N scalars (N accumulated values, then N new values) and yields N
+    with tle.reduce.return. The results drop `axis` from the operands' shape (a scalar
+    for one-dimensional operands).
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = "`(` $srcs `)` attr-dict `:` functional-type($srcs, results) $combineOp";
+  let hasVerifier = 1;
+}
+
+def Tle_ReduceReturnOp : Tle_Op<"reduce.return", [Pure, Terminator, HasParent<"ReduceOp">]> {
+  let summary = "the combined values of a tle.reduce step";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+// ---- matrix multiply -------------------------------------------------------------------
+def Tle_DotOp : Tle_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
+  let summary = "c + a @ b on 2-D (or batched 3-D) tiles";
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b, AnyRankedTensor:$c,
+                       DefaultValuedStrAttr<StrAttr, "ieee">:$inputPrecision);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- atomics and synchronization -------------------------------------------------------
+def Tle_AtomicRMWOp : Tle_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic read-modify-write; returns the old values";
+  let arguments = (ins StrAttr:$kind, Tle_PtrLike:$ptr, AnyType:$val, Optional<Tle_BoolLike>:$mask,
+                       StrAttr:$sem, StrAttr:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind $ptr `,` $val (`mask` $mask^)? attr-dict `:` type($ptr) `,` type($val) (`,` type($mask)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tle_AtomicCASOp : Tle_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic compare-and-swap; returns the old values";
+  let arguments = (ins Tle_PtrLike:$ptr, AnyType:$cmp, AnyType:$val, StrAttr:$sem, StrAttr:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` type($ptr) `,` type($cmp) `,` type($val) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_BarrierOp : Tle_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "synchronize all threads of the program (tl.debug_barrier)";
+  let assemblyFormat = "attr-dict";
+}
+
 #endif

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -17,19 +18,23 @@ namespace {
 // Builtins tlec knows but does not lower yet: calling one is a "not implemented"
 // error rather than an unknown name.
 const std::set<std::string> kPlannedTl = {
-    "dot", "dot_scaled", "sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "cumsum", "cumprod",
-    "associative_scan", "trans", "permute", "reshape", "view", "split", "join", "gather", "atomic_add",
-    "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor",
-    "debug_barrier", "device_print", "device_assert", "static_print", "make_block_ptr", "advance",
+    "dot_scaled", "cumsum", "cumprod", "associative_scan", "split", "join", "gather",
+    "device_print", "device_assert", "static_print", "make_block_ptr", "advance",
     "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "histogram", "sort", "flip",
     "interleave", "clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "randint", "rand", "randn",
     "inline_asm_elementwise", "ravel", "swizzle2d", "cast", "pow", "log1p", "cdiv", "tensor", "pointer_type",
-    "topk", "bitcast", "assume", "condition", "map_elementwise", "extra"};
+    "topk", "bitcast", "condition", "map_elementwise", "extra"};
 
 const std::set<std::string> kPlannedTle = {
     "extract_tile", "insert_tile", "cumsum", "pipeline_group", "device_mesh", "sharding", "make_sharded_tensor",
     "reshard", "remote", "shard_id", "distributed_barrier", "distributed_dot", "S", "B", "P", "call", "jit",
     "hardware_constraint", "gpu", "dsa", "raw", "pipe"};
+
+// Lowered here; also callable as methods of a block (x.sum(axis=0), x.to(tl.float16), ...).
+const std::set<std::string> kReductions = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce"};
+const std::set<std::string> kShapeOps = {"trans", "permute", "reshape", "view"};
+const std::set<std::string> kAtomics = {"atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min",
+                                        "atomic_or",  "atomic_xchg", "atomic_xor"};
 
 const std::set<std::string> kMathUnary = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "abs",
                                           "floor", "ceil", "erf"};
@@ -107,8 +112,10 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
     static const std::set<std::string> kImplemented = {
         "program_id", "num_programs", "arange", "load", "store", "zeros", "zeros_like", "full", "where", "maximum",
         "minimum", "fma", "static_assert", "static_range", "range", "constexpr", "multiple_of", "max_contiguous",
-        "max_constancy", "broadcast_to", "expand_dims", "cdiv"};
-    if (kImplemented.count(attr) || kMathUnary.count(attr)) return Value::ofBuiltin("triton.language." + attr);
+        "max_constancy", "broadcast_to", "expand_dims", "cdiv", "assume"};
+    if (kImplemented.count(attr) || kMathUnary.count(attr) || kReductions.count(attr) || kShapeOps.count(attr) ||
+        kAtomics.count(attr) || attr == "dot" || attr == "debug_barrier")
+      return Value::ofBuiltin("triton.language." + attr);
     if (kPlannedTl.count(attr)) return Value::ofBuiltin("planned:tl." + attr);
   } else if (m == "tle") {
     if (attr == "load" || attr == "range") return Value::ofBuiltin("tle." + attr);
@@ -130,8 +137,13 @@ Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &at
     for (int64_t d : v.type.shape) dims.push_back(Value::ofInt(d));
     return Value::ofTuple(std::move(dims));
   }
-  if (attr == "to" || attr == "broadcast_to" || attr == "expand_dims") return Value::ofBuiltin("method." + attr, {v});
-  if (attr == "T" || kPlannedTl.count(attr) || attr == "extract_tile" || attr == "insert_tile")
+  if (attr == "to" || attr == "broadcast_to" || attr == "expand_dims" || kReductions.count(attr) || kShapeOps.count(attr))
+    return Value::ofBuiltin("method." + attr, {v});
+  if (attr == "T") {
+    CallArgs none;
+    return callBuiltin(Value::ofBuiltin("method.trans", {v}), none, at);
+  }
+  if (kPlannedTl.count(attr) || attr == "extract_tile" || attr == "insert_tile")
     return Value::ofBuiltin("planned:method " + attr, {v});
   fail(at, DiagId::UnknownAttribute, "a " + v.type.str() + " has no attribute '" + attr + "'");
 }
@@ -156,8 +168,11 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     if (items.empty()) fail(at, DiagId::ArgumentMismatch, name + "() needs at least one argument");
     Value best = items[0];
     for (size_t i = 1; i < items.size(); ++i) {
-      if (items[i].isRuntime() || best.isRuntime())
-        fail(at, DiagId::NotConstexpr, name + "() works on compile-time values; use tl.maximum / tl.minimum on blocks");
+      // On runtime values Python's min/max mean tl.minimum/tl.maximum, as in Triton.
+      if (items[i].isRuntime() || best.isRuntime()) {
+        best = minMax(name == "max", best, items[i], false, at);
+        continue;
+      }
       Value less;
       std::string err;
       if (!foldCompare(name == "min" ? ast::CmpOp::Lt : ast::CmpOp::Gt, items[i], best, less, err))
@@ -184,6 +199,17 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
         return callBuiltin(Value::ofBuiltin("triton.language.abs"), inner, at);
       }
       fail(at, DiagId::NotConstexpr, name + "() needs a compile-time value; use .to(...) on runtime values");
+    }
+    if (name == "float" && x.kind == Value::Kind::Str) {
+      std::string t = x.text;
+      for (char &ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (t == "inf" || t == "+inf" || t == "infinity") return Value::ofFloat(HUGE_VAL);
+      if (t == "-inf" || t == "-infinity") return Value::ofFloat(-HUGE_VAL);
+      if (t == "nan" || t == "+nan" || t == "-nan") return Value::ofFloat(std::nan(""));
+      char *end = nullptr;
+      double d = std::strtod(x.text.c_str(), &end);
+      if (end && *end == '\0' && !x.text.empty()) return Value::ofFloat(d);
+      fail(at, DiagId::ConstantError, "could not convert string to float: '" + x.text + "'");
     }
     double f = x.kind == Value::Kind::Float ? x.floatValue : static_cast<double>(x.kind == Value::Kind::Bool ? x.boolValue : x.intValue);
     if (!x.isNumber()) {
@@ -332,6 +358,11 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     TType t = in.type.withShape(shape);
     auto op = builder_.create<tle::ir::ExpandDimsOp>(l, irType(t), in.ir, builder_.getI32IntegerAttr(static_cast<int32_t>(axis)));
     return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "assume") {
+    auto a = bindArgs(*this, "tl.assume", {{"cond", true}}, args, at);
+    if (!a[0]->isRuntime() && !truthy(*a[0], at)) fail(at, DiagId::StaticAssertFailed, "tl.assume of a condition that is false");
+    return Value::none();  // a fact for the optimizer; nothing to emit yet
   }
   if (member == "multiple_of" || member == "max_contiguous" || member == "max_constancy") {
     auto a = bindArgs(*this, "tl." + member, {{"input", true}, {"values", true}}, args, at);
@@ -505,7 +536,260 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     TType sumType = x.type;
     return Value::ofRuntime(builder_.create<mlir::math::FmaOp>(l, x.ir, y.ir, z.ir), sumType);
   }
+  // ---- reductions ----
+  if (kReductions.count(member)) return reduction(member, args, at);
+  // ---- shapes ----
+  if (member == "trans" || member == "permute") {
+    std::vector<SourceRange> where;
+    Value x = args.positional.empty() ? Value::none() : args.positional[0];
+    if (!x.isRuntime() || !x.type.isBlock()) fail(at, DiagId::TypeMismatch, "tl." + member + " needs a block");
+    std::vector<int64_t> dims;
+    std::vector<Value> rest(args.positional.begin() + 1, args.positional.end());
+    for (auto &[k, v] : args.keywords)
+      if (k == "dims") rest.push_back(v);
+      else fail(at, DiagId::ArgumentMismatch, "tl." + member + " has no parameter '" + k + "'");
+    if (rest.size() == 1 && rest[0].kind == Value::Kind::Tuple) rest = rest[0].elements;
+    for (const Value &d : rest) dims.push_back(requireInt(d, at, "a dimension"));
+    int64_t rank = static_cast<int64_t>(x.type.shape.size());
+    if (dims.empty()) {
+      if (rank != 2 && member == "trans") fail(at, DiagId::ShapeMismatch, "tl.trans without dims needs a 2-D block, got a " + x.type.str());
+      for (int64_t i = rank - 1; i >= 0; --i) dims.push_back(i);
+    }
+    if (static_cast<int64_t>(dims.size()) != rank) fail(at, DiagId::ShapeMismatch, "dims must list every dimension of the " + x.type.str());
+    std::vector<int64_t> shape;
+    std::vector<int32_t> order;
+    std::vector<bool> seen(static_cast<size_t>(rank), false);
+    for (int64_t d : dims) {
+      if (d < 0 || d >= rank || seen[static_cast<size_t>(d)]) fail(at, DiagId::ShapeMismatch, "dims must be a permutation of 0.." + std::to_string(rank - 1));
+      seen[static_cast<size_t>(d)] = true;
+      shape.push_back(x.type.shape[static_cast<size_t>(d)]);
+      order.push_back(static_cast<int32_t>(d));
+    }
+    TType t = x.type.withShape(shape);
+    auto op = builder_.create<tle::ir::TransOp>(l, irType(t), x.ir, builder_.getDenseI32ArrayAttr(order));
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "reshape" || member == "view") {
+    Value x = args.positional.empty() ? Value::none() : args.positional[0];
+    std::vector<Value> rest(args.positional.begin() + (args.positional.empty() ? 0 : 1), args.positional.end());
+    for (auto &[k, v] : args.keywords)
+      if (k == "shape") rest.push_back(v);
+      else if (k != "can_reorder") fail(at, DiagId::ArgumentMismatch, "tl." + member + " has no parameter '" + k + "'");
+    if (rest.size() == 1 && rest[0].kind == Value::Kind::Tuple) rest = rest[0].elements;
+    std::vector<int64_t> shape;
+    for (const Value &d : rest) shape.push_back(requireInt(d, at, "a shape dimension"));
+    return reshape(x, shape, at);
+  }
+  // ---- dot ----
+  if (member == "dot") {
+    std::vector<SourceRange> where;
+    auto a = bindArgs(*this, "tl.dot",
+                      {{"input", true}, {"other", true}, {"acc", false}, {"input_precision", false}, {"allow_tf32", false},
+                       {"max_num_imprecise_acc", false}, {"out_dtype", false}},
+                      args, at, &where);
+    Value x = *a[0], y = *a[1];
+    for (size_t i : {0u, 1u}) {
+      const Value &v = *a[i];
+      if (!v.isRuntime() || v.type.isPointer || v.type.shape.size() < 2 || v.type.shape.size() > 3)
+        fail(where[i], DiagId::ShapeMismatch, "tl.dot needs 2-D (or batched 3-D) blocks of numbers, got " +
+                                                  (v.isRuntime() ? v.type.str() : v.describe()));
+    }
+    size_t r = x.type.shape.size();
+    if (y.type.shape.size() != r) fail(at, DiagId::ShapeMismatch, "tl.dot operands must have one rank: " + x.type.str() + " and " + y.type.str());
+    int64_t m = x.type.shape[r - 2], k = x.type.shape[r - 1], k2 = y.type.shape[r - 2], n = y.type.shape[r - 1];
+    if (k != k2) {
+      diags_.report(DiagId::ShapeMismatch, at, "tl.dot: the inner dimensions differ (" + std::to_string(k) + " and " + std::to_string(k2) + ")")
+          .note(where[0], "first operand is a " + x.type.str())
+          .note(where[1], "second operand is a " + y.type.str());
+      throw LoweringFailed{};
+    }
+    if (m < 16 || n < 16 || k < 16)
+      fail(at, DiagId::ShapeMismatch, "tl.dot needs every dimension to be at least 16, got M=" + std::to_string(m) +
+                                          ", N=" + std::to_string(n) + ", K=" + std::to_string(k));
+    DType in = x.type.dtype;
+    if (x.type.dtype != y.type.dtype) {
+      bool bothFp8 = isFp8(x.type.dtype) && isFp8(y.type.dtype);
+      if (!bothFp8)
+        fail(at, DiagId::TypeMismatch, std::string("tl.dot operands must have one dtype, got ") + dtypeName(x.type.dtype) +
+                                           " and " + dtypeName(y.type.dtype));
+    }
+    if (in == DType::I1 || (isInt(in) && in != DType::I8 && in != DType::U8))
+      fail(at, DiagId::TypeMismatch, std::string("tl.dot supports int8, fp8, fp16, bf16, fp32 and fp64 inputs, got ") + dtypeName(in));
+    DType out = isInt(in) ? DType::I32 : in == DType::FP64 ? DType::FP64 : DType::FP32;
+    if (a[6] && a[6]->kind != Value::Kind::None) out = requireDType(*a[6], where[6], "out_dtype");
+    std::vector<int64_t> shape = x.type.shape;
+    shape[r - 1] = n;
+    Value acc;
+    if (a[2] && a[2]->kind != Value::Kind::None) {
+      acc = *a[2];
+      if (!acc.isRuntime() || acc.type.shape != shape)
+        fail(where[2], DiagId::ShapeMismatch, "tl.dot's accumulator must be a block of shape " +
+                                                  TType{out, false, 1, shape}.str().substr(0, TType{out, false, 1, shape}.str().find(" of")) +
+                                                  ", got " + (acc.isRuntime() ? acc.type.str() : acc.describe()));
+    } else {
+      acc = splatConstant(0, out, shape, at);
+    }
+    std::string precision = in == DType::FP32 ? "tf32" : "ieee";
+    if (a[4] && a[4]->kind == Value::Kind::Bool && !a[4]->boolValue) precision = "ieee";
+    if (a[3] && a[3]->kind == Value::Kind::Str) {
+      precision = a[3]->text;
+      if (precision != "tf32" && precision != "tf32x3" && precision != "ieee")
+        fail(where[3], DiagId::ConstantError, "input_precision must be 'tf32', 'tf32x3' or 'ieee', got '" + precision + "'");
+    }
+    if (in != DType::FP32) precision = "ieee";
+    auto op = builder_.create<tle::ir::DotOp>(l, acc.ir.getType(), x.ir, y.ir, acc.ir, builder_.getStringAttr(precision));
+    return Value::ofRuntime(op.getResult(), acc.type);
+  }
+  // ---- atomics and barriers ----
+  if (kAtomics.count(member)) {
+    bool cas = member == "atomic_cas";
+    std::vector<SourceRange> where;
+    auto a = cas ? bindArgs(*this, "tl.atomic_cas", {{"pointer", true}, {"cmp", true}, {"val", true}, {"sem", false}, {"scope", false}}, args, at, &where)
+                 : bindArgs(*this, "tl." + member, {{"pointer", true}, {"val", true}, {"mask", false}, {"sem", false}, {"scope", false}}, args, at, &where);
+    Value ptr = *a[0];
+    if (!ptr.isRuntime() || !ptr.type.isPointer)
+      fail(where[0], DiagId::TypeMismatch, "tl." + member + " needs a pointer or a block of pointers");
+    auto strOr = [&](size_t i, const char *dflt, std::initializer_list<const char *> allowed) {
+      if (!a[i] || a[i]->kind == Value::Kind::None) return std::string(dflt);
+      if (a[i]->kind != Value::Kind::Str) fail(where[i], DiagId::TypeMismatch, "expected a string");
+      for (const char *ok : allowed)
+        if (a[i]->text == ok) return a[i]->text;
+      fail(where[i], DiagId::ConstantError, "unknown value '" + a[i]->text + "'");
+    };
+    size_t semIdx = 3, scopeIdx = 4;
+    std::string sem = strOr(semIdx, "acq_rel", {"relaxed", "acquire", "release", "acq_rel"});
+    std::string scope = strOr(scopeIdx, "gpu", {"gpu", "cta", "sys"});
+    TType elem = ptr.type.withDType(ptr.type.dtype);
+    auto operand = [&](size_t i) {
+      Value v = a[i]->isRuntime() ? cast(*a[i], elem.dtype, where[i]) : toRuntime(*a[i], where[i], &elem);
+      if (v.type.shape.size() > ptr.type.shape.size()) ptr = broadcastTo(ptr, v.type.shape, where[0]);
+      return v;
+    };
+    if (cas) {
+      Value c = operand(1), v = operand(2);
+      c = broadcastTo(c, ptr.type.shape, where[1]);
+      v = broadcastTo(v, ptr.type.shape, where[2]);
+      TType rt = ptr.type.withDType(elem.dtype);
+      auto op = builder_.create<tle::ir::AtomicCASOp>(l, irType(rt), ptr.ir, c.ir, v.ir, builder_.getStringAttr(sem), builder_.getStringAttr(scope));
+      return Value::ofRuntime(op.getResult(), rt);
+    }
+    Value v = operand(1);
+    v = broadcastTo(v, ptr.type.shape, where[1]);
+    std::optional<Value> mask;
+    if (a[2] && a[2]->kind != Value::Kind::None) {
+      mask = a[2]->isRuntime() ? *a[2] : toRuntime(*a[2], where[2]);
+      if (mask->type.dtype != DType::I1) mask = cast(*mask, DType::I1, where[2]);
+      mask = broadcastTo(*mask, ptr.type.shape, where[2]);
+    }
+    std::string kind = member.substr(7);
+    DType d = elem.dtype;
+    if ((kind == "and" || kind == "or" || kind == "xor") && !isInt(d))
+      fail(at, DiagId::TypeMismatch, "tl." + member + " needs integer values, got " + std::string(dtypeName(d)));
+    if (kind == "add" && isFloat(d)) kind = "fadd";
+    if ((kind == "max" || kind == "min") && isUnsigned(d)) kind = "u" + kind;
+    if ((kind == "max" || kind == "min") && isFloat(d) && d != DType::FP32 && d != DType::FP64)
+      fail(at, DiagId::TypeMismatch, "tl." + member + " supports fp32 and fp64 floats, got " + std::string(dtypeName(d)));
+    TType rt = ptr.type.withDType(d);
+    auto op = builder_.create<tle::ir::AtomicRMWOp>(l, irType(rt), builder_.getStringAttr(kind), ptr.ir, v.ir,
+                                                    mask ? mask->ir : mlir::Value(), builder_.getStringAttr(sem),
+                                                    builder_.getStringAttr(scope));
+    return Value::ofRuntime(op.getResult(), rt);
+  }
+  if (member == "debug_barrier") {
+    bindArgs(*this, "tl.debug_barrier", {}, args, at);
+    builder_.create<tle::ir::BarrierOp>(l);
+    return Value::none();
+  }
   fail(at, DiagId::NotImplemented, name + " is not implemented yet in tlec's lowering");
+}
+
+// tl.sum / max / min / argmax / argmin / xor_sum / reduce.
+Value FunctionLowering::reduction(const std::string &member, CallArgs &args, SourceRange at) {
+  using Combine = FunctionLowering::Combine;
+  std::vector<SourceRange> where;
+  auto axisOf = [&](const std::optional<Value> &v) -> std::optional<int64_t> {
+    if (!v || v->kind == Value::Kind::None) return std::nullopt;
+    return requireInt(*v, at, "the reduction axis");
+  };
+  if (member == "reduce") {
+    auto a = bindArgs(*this, "tl.reduce", {{"input", true}, {"axis", true}, {"combine_fn", true}, {"keep_dims", false}}, args, at, &where);
+    std::vector<Value> inputs = a[0]->kind == Value::Kind::Tuple ? a[0]->elements : std::vector<Value>{*a[0]};
+    const Value &fn = *a[2];
+    if (fn.kind != Value::Kind::Function || !isJitFunction(*fn.function))
+      fail(where[2], DiagId::TypeMismatch, "tl.reduce's combine_fn must be a @triton.jit function, got " + fn.describe());
+    Combine combine = [&](const std::vector<Value> &acc, const std::vector<Value> &next) {
+      CallArgs inner;
+      for (const Value &v : acc) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
+      for (const Value &v : next) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
+      Value r = callJit(*fn.function, inner, at);
+      return r.kind == Value::Kind::Tuple ? r.elements : std::vector<Value>{r};
+    };
+    bool keep = a[3] && truthy(*a[3], at);
+    std::vector<Value> r = reduce(inputs, axisOf(a[1]), keep, combine, at);
+    return r.size() == 1 ? r[0] : Value::ofTuple(r);
+  }
+  bool isMaxLike = member == "max" || member == "argmax";
+  bool arg = member == "argmax" || member == "argmin";
+  auto a = member == "max" || member == "min"
+               ? bindArgs(*this, "tl." + member, {{"input", true}, {"axis", false}, {"return_indices", false},
+                                                 {"return_indices_tie_break_left", false}, {"keep_dims", false}}, args, at, &where)
+           : arg ? bindArgs(*this, "tl." + member, {{"input", true}, {"axis", true}, {"tie_break_left", false}, {"keep_dims", false}}, args, at, &where)
+                 : bindArgs(*this, "tl." + member, {{"input", true}, {"axis", false}, {"keep_dims", false}, {"dtype", false}}, args, at, &where);
+  Value input = *a[0];
+  if (!input.isRuntime() || !input.type.isBlock() || input.type.isPointer)
+    fail(where[0], DiagId::TypeMismatch, "tl." + member + " needs a block of numbers, got " + (input.isRuntime() ? input.type.str() : input.describe()));
+  std::optional<int64_t> axis = axisOf(a[1]);
+  size_t keepIdx = member == "sum" || member == "xor_sum" ? 2 : 4;
+  if (arg) keepIdx = 3;
+  bool keep = a[keepIdx] && truthy(*a[keepIdx], at);
+  bool returnIndices = (member == "max" || member == "min") && a[2] && truthy(*a[2], at);
+  if (member == "sum" || member == "xor_sum") {
+    DType d = input.type.dtype;
+    if (member == "xor_sum" && !isInt(d)) fail(at, DiagId::TypeMismatch, "tl.xor_sum needs integers, got " + std::string(dtypeName(d)));
+    if (a[3] && a[3]->kind != Value::Kind::None) d = requireDType(*a[3], where[3], "dtype");
+    else if (isInt(d) && bitWidth(d) < 32) d = isUnsigned(d) ? DType::U32 : DType::I32;  // Triton's overflow guard
+    if (d != input.type.dtype) input = cast(input, d, at);
+    ast::BinaryOp op = member == "sum" ? ast::BinaryOp::Add : ast::BinaryOp::BitXor;
+    Combine combine = [&](const std::vector<Value> &x, const std::vector<Value> &y) {
+      return std::vector<Value>{binary(op, x[0], y[0], at, at, at)};
+    };
+    return reduce({input}, axis, keep, combine, at)[0];
+  }
+  if (!arg && !returnIndices) {
+    Combine combine = [&](const std::vector<Value> &x, const std::vector<Value> &y) {
+      return std::vector<Value>{minMax(isMaxLike, x[0], y[0], false, at)};
+    };
+    return reduce({input}, axis, keep, combine, at)[0];
+  }
+  // Values with their indices; ties go to the smaller index, as in Triton.
+  if (!axis && input.type.shape.size() != 1)
+    fail(at, DiagId::NotImplemented, "index-returning reductions over all axes of a multi-dimensional block are not implemented yet");
+  int64_t ax = axis ? (*axis < 0 ? *axis + static_cast<int64_t>(input.type.shape.size()) : *axis) : 0;
+  if (ax < 0 || ax >= static_cast<int64_t>(input.type.shape.size()))
+    fail(at, DiagId::ShapeMismatch, "axis out of range for a " + input.type.str());
+  int64_t n = input.type.shape[static_cast<size_t>(ax)];
+  TType rangeType;
+  rangeType.dtype = DType::I32;
+  rangeType.shape = {n};
+  Value idx = Value::ofRuntime(builder_.create<tle::ir::MakeRangeOp>(loc(at), irType(rangeType), builder_.getI32IntegerAttr(0),
+                                                                    builder_.getI32IntegerAttr(static_cast<int32_t>(n))).getResult(),
+                               rangeType);
+  std::vector<int64_t> viewShape(input.type.shape.size(), 1);
+  viewShape[static_cast<size_t>(ax)] = n;
+  idx = broadcastTo(reshape(idx, viewShape, at), input.type.shape, at);
+  Combine combine = [&](const std::vector<Value> &x, const std::vector<Value> &y) {
+    Value better = compare(isMaxLike ? ast::CmpOp::Gt : ast::CmpOp::Lt, x[0], y[0], at, at, at);
+    Value equal = compare(ast::CmpOp::Eq, x[0], y[0], at, at, at);
+    Value smaller = compare(ast::CmpOp::Lt, x[1], y[1], at, at, at);
+    Value keepLeft = binary(ast::BinaryOp::BitOr, better, binary(ast::BinaryOp::BitAnd, equal, smaller, at, at, at), at, at, at);
+    mlir::Location l = loc(at);
+    Value v = Value::ofRuntime(builder_.create<mlir::arith::SelectOp>(l, keepLeft.ir, x[0].ir, y[0].ir).getResult(), x[0].type);
+    Value i = Value::ofRuntime(builder_.create<mlir::arith::SelectOp>(l, keepLeft.ir, x[1].ir, y[1].ir).getResult(), x[1].type);
+    return std::vector<Value>{v, i};
+  };
+  std::vector<Value> r = reduce({input, idx}, ax, keep, combine, at);
+  if (arg) return r[1];
+  return Value::ofTuple(r);
 }
 
 }  // namespace tle::sema

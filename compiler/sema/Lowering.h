@@ -9,7 +9,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,10 +77,19 @@ public:
   DType requireDType(const Value &v, SourceRange at, const char *what);
   bool truthy(const Value &v, SourceRange at);
 
+  // Reduces same-shaped blocks along `axis` (None: all axes, flattened first) with a
+  // scalar combine step; returns one value per input.
+  using Combine = std::function<std::vector<Value>(const std::vector<Value> &acc, const std::vector<Value> &next)>;
+  std::vector<Value> reduce(std::vector<Value> inputs, std::optional<int64_t> axis, bool keepDims, const Combine &combine,
+                            SourceRange at);
+  Value minMax(bool isMax, const Value &a, const Value &b, bool propagateNan, SourceRange at);
+  Value reshape(const Value &v, const std::vector<int64_t> &shape, SourceRange at);
+
   // ---- builtins (Builtins.cpp) ----
   Value callBuiltin(const Value &fn, CallArgs &args, SourceRange at);
   Value attributeOfModule(const Value &module, const std::string &attr, SourceRange at);
   Value attributeOfRuntime(const Value &v, const std::string &attr, SourceRange at);
+  Value reduction(const std::string &member, CallArgs &args, SourceRange at);
 
 private:
   struct Frame {
