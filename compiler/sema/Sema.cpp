@@ -263,7 +263,12 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
     for (const ast::Param &p : fn.params)
       if (p.kind != ast::Param::Kind::Normal)
         fl.fail(p.range, DiagId::UnsupportedInKernel, "kernels cannot take *args or **kwargs");
-    if (request.signature && request.signature->size() != fn.params.size()) {
+    // A signature may stop early when the remaining parameters have defaults (or -D).
+    size_t covered = request.signature ? request.signature->size() : 0;
+    bool restBound = true;
+    for (size_t i = covered; i < fn.params.size(); ++i)
+      restBound &= fn.params[i].defaultValue != nullptr || defines_.count(fn.params[i].name) != 0;
+    if (request.signature && (request.signature->size() > fn.params.size() || !restBound)) {
       diags_.report(DiagId::SignatureMismatch, request.signatureRange,
                     "the signature has " + std::to_string(request.signature->size()) + " entries but '" + fn.name +
                         "' has " + std::to_string(fn.params.size()) + " parameters (" + paramList() + ")")
@@ -275,7 +280,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
       bool constexprParam = isConstexprParam(p, fl);
       auto define = defines_.find(p.name);
       if (define != defines_.end()) usedDefines_.insert(p.name);
-      if (request.signature) {
+      if (request.signature && i < request.signature->size()) {
         const SignatureEntry &e = (*request.signature)[i];
         if (e.kind == SignatureEntry::Kind::Constexpr) {
           if (define != defines_.end())
