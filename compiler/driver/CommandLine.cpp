@@ -1,5 +1,7 @@
 #include "driver/CommandLine.h"
 
+#include "support/Spelling.h"
+
 #include <cxxopts.hpp>
 
 #include <algorithm>
@@ -32,20 +34,6 @@ const char *const kKnownOptions[] = {
 
 const char *const kKnownShortOptions[] = {"-o", "-D", "-I", "-MD", "-MF", "-MT", "-Werror", "-w", "-v", "-h"};
 
-size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string suggestOption(const std::string &given) {
   std::string name = given.substr(0, given.find('='));

@@ -902,19 +902,8 @@ std::string Builder::decodeString(Token *tok, Constant::Type &type, bool &isRaw,
   SourceLoc start = tokenBegin(*tok, file_);
   // Position of body[i] in the file, for escape warnings.
   auto locOf = [&](size_t i) {
-    SourceLoc loc = start;
-    loc.column += static_cast<uint32_t>(utf8::codePointCount(std::string_view(text).substr(0, q + quoteLen)));
-    size_t pos = 0;
-    while (pos < i) {
-      char32_t c = utf8::decode(body, pos);
-      if (c == '\n') {
-        ++loc.line;
-        loc.column = 1;
-      } else {
-        ++loc.column;
-      }
-    }
-    return loc;
+    SourceLoc afterQuote = advancePast(start, std::string_view(text).substr(0, q + quoteLen));
+    return advancePast(afterQuote, std::string_view(body).substr(0, i));
   };
   auto hexValue = [](const std::string &digits, size_t n, uint32_t &out) {
     if (digits.size() < n) return false;

@@ -21,7 +21,10 @@ SourceLoc tokenEnd(const antlr4::Token &token, FileId file) {
   size_t type = token.getType();
   // Synthesized INDENT/DEDENT/EOF have no text (ANTLR would answer "<EOF>").
   if (type == antlr4::Token::EOF || type == TleLexer::INDENT || type == TleLexer::DEDENT) return loc;
-  std::string text = token.getText();
+  return advancePast(loc, token.getText());
+}
+
+SourceLoc advancePast(SourceLoc loc, std::string_view text) {
   size_t pos = 0;
   while (pos < text.size()) {
     char32_t c = utf8::decode(text, pos);

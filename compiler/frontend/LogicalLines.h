@@ -8,6 +8,7 @@
 #include "support/Diagnostics.h"
 
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace antlr4 {
@@ -37,6 +38,9 @@ constexpr unsigned kMaxExpressionNesting = 1000;
 
 LogicalTokens buildLogicalLines(tle::TleLexer &lexer, FileId file, const SourceManager &sources,
                                 DiagnosticEngine &diags);
+
+// `at` advanced over `text` (newlines start a new line at column 1).
+SourceLoc advancePast(SourceLoc at, std::string_view text);
 
 // The position just past a token: its start advanced over its text.
 SourceLoc tokenEnd(const antlr4::Token &token, FileId file);

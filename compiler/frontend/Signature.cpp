@@ -1,5 +1,7 @@
 #include "frontend/Signature.h"
 
+#include "support/Spelling.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -17,20 +19,6 @@ const std::vector<std::string> &signatureDtypes() {
 
 namespace {
 
-size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 class SignatureParser {
 public:
@@ -135,12 +123,7 @@ private:
       error(at, at + 1, "expected a type name after '*'");
       return false;
     }
-    std::string best;
-    size_t bestDistance = 3;
-    for (const std::string &k : known) {
-      size_t d = editDistance(name, k);
-      if (d < bestDistance) bestDistance = d, best = k;
-    }
+    std::string best = closestSpelling(name, known);
     std::string msg = "unknown type '" + name + "' in signature";
     if (!best.empty()) msg += "; did you mean '" + best + "'?";
     else msg += " (known: i1, i8-i64, u8-u64, fp8e4nv, fp8e5, fp16, bf16, fp32, fp64, ...)";

@@ -22,7 +22,7 @@ const std::set<std::string> kPlannedTl = {
     "device_print", "device_assert", "static_print", "make_block_ptr", "advance",
     "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "histogram", "sort", "flip",
     "interleave", "clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "randint", "rand", "randn",
-    "inline_asm_elementwise", "ravel", "swizzle2d", "cast", "pow", "log1p", "cdiv", "tensor", "pointer_type",
+    "inline_asm_elementwise", "ravel", "swizzle2d", "cast", "pow", "log1p", "tensor", "pointer_type",
     "topk", "bitcast", "condition", "map_elementwise", "extra"};
 
 const std::set<std::string> kPlannedTle = {
@@ -97,6 +97,14 @@ static std::vector<int64_t> shapeArg(FunctionLowering &fl, const Value &v, Sourc
     dim(v);
   }
   return shape;
+}
+
+std::optional<Value> FunctionLowering::maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape,
+                                              SourceRange at) {
+  if (!mask || mask->kind == Value::Kind::None) return std::nullopt;
+  Value m = mask->isRuntime() ? *mask : toRuntime(*mask, at);
+  if (m.type.dtype != DType::I1) m = cast(m, DType::I1, at);
+  return broadcastTo(m, shape, at);
 }
 
 Value FunctionLowering::attributeOfModule(const Value &module, const std::string &attr, SourceRange at) {
@@ -445,12 +453,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     TType elem = ptr.type.withDType(ptr.type.dtype);
     value = value.isRuntime() ? cast(value, elem.dtype, where[1]) : toRuntime(value, where[1], &elem);
     value = broadcastTo(value, ptr.type.shape, where[1]);
-    std::optional<Value> mask;
-    if (a[2] && a[2]->kind != Value::Kind::None) {
-      mask = a[2]->isRuntime() ? *a[2] : toRuntime(*a[2], where[2]);
-      if (mask->type.dtype != DType::I1) mask = cast(*mask, DType::I1, where[2]);
-      mask = broadcastTo(*mask, ptr.type.shape, where[2]);
-    }
+    std::optional<Value> mask = maskArg(a[2], ptr.type.shape, where[2]);
     auto strAttr = [&](size_t i) -> mlir::StringAttr {
       if (!a[i] || a[i]->kind != Value::Kind::Str || a[i]->text.empty()) return {};
       return builder_.getStringAttr(a[i]->text);
@@ -623,8 +626,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     if (a[2] && a[2]->kind != Value::Kind::None) {
       acc = *a[2];
       if (!acc.isRuntime() || acc.type.shape != shape)
-        fail(where[2], DiagId::ShapeMismatch, "tl.dot's accumulator must be a block of shape " +
-                                                  TType{out, false, 1, shape}.str().substr(0, TType{out, false, 1, shape}.str().find(" of")) +
+        fail(where[2], DiagId::ShapeMismatch, "tl.dot's accumulator must be a " + TType{out, false, 1, shape}.str() +
                                                   ", got " + (acc.isRuntime() ? acc.type.str() : acc.describe()));
     } else {
       acc = splatConstant(0, out, shape, at);
@@ -675,12 +677,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     }
     Value v = operand(1);
     v = broadcastTo(v, ptr.type.shape, where[1]);
-    std::optional<Value> mask;
-    if (a[2] && a[2]->kind != Value::Kind::None) {
-      mask = a[2]->isRuntime() ? *a[2] : toRuntime(*a[2], where[2]);
-      if (mask->type.dtype != DType::I1) mask = cast(*mask, DType::I1, where[2]);
-      mask = broadcastTo(*mask, ptr.type.shape, where[2]);
-    }
+    std::optional<Value> mask = maskArg(a[2], ptr.type.shape, where[2]);
     std::string kind = member.substr(7);
     DType d = elem.dtype;
     if ((kind == "and" || kind == "or" || kind == "xor") && !isInt(d))

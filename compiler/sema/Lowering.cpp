@@ -2,6 +2,7 @@
 #include "sema/Lowering.h"
 
 #include "ir/Dialect.h"
+#include "support/Spelling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -17,20 +18,6 @@ namespace {
 
 constexpr int kMaxInlineDepth = 64;
 
-size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // Names a statement list may assign (Python's rule: any binding makes a name local).
 void collectAssigned(const Expr &target, std::set<std::string> &out) {
@@ -384,6 +371,42 @@ void FunctionLowering::ifStmt(const If &s) {
   frames_.back().locals = std::move(after);
 }
 
+// Loop-carried names: assigned in the body and already bound to a number or a runtime
+// value (numbers become runtime scalars so that the loop can update them).
+void FunctionLowering::loopCarried(const StmtList &body, const std::string &inductionVar, SourceRange at,
+                                   std::vector<std::string> &names, std::vector<Value> &inits) {
+  std::set<std::string> assigned;
+  collectAssigned(body, assigned);
+  assigned.erase(inductionVar);
+  for (const std::string &n : assigned) {
+    auto it = frames_.back().locals.find(n);
+    if (it == frames_.back().locals.end()) continue;
+    Value v = it->second;
+    if (!v.isRuntime() && !v.isNumber()) continue;
+    names.push_back(n);
+    inits.push_back(v.isRuntime() ? v : toRuntime(v, at));
+  }
+}
+
+// The values the loop body yields for its carried names, in their loop types.
+std::vector<mlir::Value> FunctionLowering::carriedYields(const std::vector<std::string> &names,
+                                                         const std::vector<Value> &inits, SourceRange at) {
+  std::vector<mlir::Value> yields;
+  for (size_t i = 0; i < names.size(); ++i) {
+    Value v = frames_.back().locals[names[i]];
+    if (!v.isRuntime()) v = toRuntime(v, at, &inits[i].type);
+    if (v.type != inits[i].type) {
+      if (v.type.shape != inits[i].type.shape || v.type.isPointer != inits[i].type.isPointer)
+        fail(at, DiagId::TypeMismatch,
+             "loop-carried '" + names[i] + "' is a " + inits[i].type.str() + " before the loop but a " + v.type.str() +
+                 " at the end of its body");
+      v = cast(v, inits[i].type.dtype, at);
+    }
+    yields.push_back(v.ir);
+  }
+  return yields;
+}
+
 void FunctionLowering::forStmt(const For &s) {
   const auto *callExpr = dyn_cast<Call>(s.iter.get());
   Value iterFn = callExpr ? expr(*callExpr->func) : Value::none();
@@ -443,21 +466,9 @@ void FunctionLowering::forStmt(const For &s) {
   };
   Value lb = asIndex(start, s.iter->range), ub = asIndex(end, s.iter->range), st = asIndex(step, s.iter->range);
 
-  // Loop-carried names: assigned in the body and already bound to a number or a runtime value.
-  std::set<std::string> assigned;
-  collectAssigned(s.body, assigned);
-  assigned.erase(target->id);
   std::vector<std::string> carried;
   std::vector<Value> inits;
-  for (const std::string &n : assigned) {
-    auto it = frames_.back().locals.find(n);
-    if (it == frames_.back().locals.end()) continue;
-    Value v = it->second;
-    if (!v.isRuntime() && !v.isNumber()) continue;
-    if (!v.isRuntime()) v = toRuntime(v, s.range);
-    carried.push_back(n);
-    inits.push_back(v);
-  }
+  loopCarried(s.body, target->id, s.range, carried, inits);
   std::vector<mlir::Value> initIr;
   for (const Value &v : inits) initIr.push_back(v.ir);
 
@@ -481,22 +492,7 @@ void FunctionLowering::forStmt(const For &s) {
     for (size_t i = 0; i < carried.size(); ++i) locals[carried[i]] = Value::ofRuntime(loop.getRegionIterArg(i), inits[i].type);
     block(s.body);
     if (frames_.back().returned) fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
-    if (!carried.empty()) {
-      std::vector<mlir::Value> yields;
-      for (size_t i = 0; i < carried.size(); ++i) {
-        Value v = locals[carried[i]];
-        if (!v.isRuntime()) v = toRuntime(v, s.range, &inits[i].type);
-        if (v.type != inits[i].type) {
-          if (v.type.shape != inits[i].type.shape || v.type.isPointer != inits[i].type.isPointer)
-            fail(s.range, DiagId::TypeMismatch,
-                 "loop-carried '" + carried[i] + "' is a " + inits[i].type.str() + " before the loop but a " +
-                     v.type.str() + " at the end of its body");
-          v = cast(v, inits[i].type.dtype, s.range);
-        }
-        yields.push_back(v.ir);
-      }
-      builder_.create<mlir::scf::YieldOp>(l, yields);
-    }
+    if (!carried.empty()) builder_.create<mlir::scf::YieldOp>(l, carriedYields(carried, inits, s.range));
   }
   frames_.back().locals = before;
   for (size_t i = 0; i < carried.size(); ++i)
@@ -506,19 +502,9 @@ void FunctionLowering::forStmt(const For &s) {
 
 void FunctionLowering::whileStmt(const While &s) {
   if (!s.orelse.empty()) fail(s.range, DiagId::UnsupportedInKernel, "'while ... else' is not supported in kernels");
-  std::set<std::string> assigned;
-  collectAssigned(s.body, assigned);
   std::vector<std::string> carried;
   std::vector<Value> inits;
-  for (const std::string &n : assigned) {
-    auto it = frames_.back().locals.find(n);
-    if (it == frames_.back().locals.end()) continue;
-    Value v = it->second;
-    if (!v.isRuntime() && !v.isNumber()) continue;
-    if (!v.isRuntime()) v = toRuntime(v, s.range);
-    carried.push_back(n);
-    inits.push_back(v);
-  }
+  loopCarried(s.body, "", s.range, carried, inits);
   std::vector<mlir::Value> initIr;
   std::vector<mlir::Type> types;
   for (const Value &v : inits) {
@@ -548,20 +534,7 @@ void FunctionLowering::whileStmt(const While &s) {
   bindCarried(afterBlock);
   block(s.body);
   if (frames_.back().returned) fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
-  std::vector<mlir::Value> yields;
-  for (size_t i = 0; i < carried.size(); ++i) {
-    Value v = frames_.back().locals[carried[i]];
-    if (!v.isRuntime()) v = toRuntime(v, s.range, &inits[i].type);
-    if (v.type != inits[i].type) {
-      if (v.type.shape != inits[i].type.shape || v.type.isPointer != inits[i].type.isPointer)
-        fail(s.range, DiagId::TypeMismatch,
-             "loop-carried '" + carried[i] + "' is a " + inits[i].type.str() + " before the loop but a " + v.type.str() +
-                 " at the end of its body");
-      v = cast(v, inits[i].type.dtype, s.range);
-    }
-    yields.push_back(v.ir);
-  }
-  builder_.create<mlir::scf::YieldOp>(l, yields);
+  builder_.create<mlir::scf::YieldOp>(l, carriedYields(carried, inits, s.range));
   frames_.back().locals = outer;
   for (size_t i = 0; i < carried.size(); ++i)
     frames_.back().locals[carried[i]] = Value::ofRuntime(loop.getResult(static_cast<unsigned>(i)), inits[i].type);
@@ -604,22 +577,16 @@ Value FunctionLowering::lookupGlobal(const std::string &id, SourceRange at) {
   static const std::set<std::string> kPythonBuiltins = {"range", "min", "max", "len", "int", "float", "bool",
                                                         "abs", "isinstance", "print", "tuple", "list", "str"};
   if (kPythonBuiltins.count(id)) return Value::ofBuiltin(id);
-  std::string best;
-  size_t bestDistance = 3;
-  for (const std::string &n : visibleNames()) {
-    size_t d = editDistance(id, n);
-    if (d < bestDistance) bestDistance = d, best = n;
-  }
+  std::string best = closestSpelling(id, visibleNames());
   fail(at, DiagId::UndefinedName,
        "name '" + id + "' is not defined" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
 }
 
 Value FunctionLowering::name(const Name &n) {
   if (n.id == "__name__") return Value::ofStr("__main__");
-  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
-    if (auto v = it->locals.find(n.id); v != it->locals.end()) return v->second;
-    break;  // helpers do not see their caller's locals
-  }
+  // Only the innermost frame: an inlined helper does not see its caller's locals.
+  if (!frames_.empty())
+    if (auto v = frames_.back().locals.find(n.id); v != frames_.back().locals.end()) return v->second;
   return lookupGlobal(n.id, n.range);
 }
 
@@ -673,7 +640,8 @@ Value FunctionLowering::subscript(const Subscript &s) {
       }
       ++dim;
     }
-    if (dim - std::count_if(indices.begin(), indices.end(), [](const Expr *e) { return !isa<Slice>(e); }) > base.type.shape.size())
+    size_t slices = static_cast<size_t>(std::count_if(indices.begin(), indices.end(), [](const Expr *e) { return isa<Slice>(e); }));
+    if (slices > base.type.shape.size())
       fail(s.slice->range, DiagId::ShapeMismatch, "too many ':' for a " + base.type.str());
     return v;
   }

@@ -84,6 +84,8 @@ public:
                             SourceRange at);
   Value minMax(bool isMax, const Value &a, const Value &b, bool propagateNan, SourceRange at);
   Value reshape(const Value &v, const std::vector<int64_t> &shape, SourceRange at);
+  // A mask argument as i1, broadcast to `shape`; nullopt for None or absent.
+  std::optional<Value> maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape, SourceRange at);
 
   // ---- builtins (Builtins.cpp) ----
   Value callBuiltin(const Value &fn, CallArgs &args, SourceRange at);
@@ -107,6 +109,10 @@ private:
   void ifStmt(const ast::If &s);
   void forStmt(const ast::For &s);
   void whileStmt(const ast::While &s);
+  void loopCarried(const ast::StmtList &body, const std::string &inductionVar, SourceRange at,
+                   std::vector<std::string> &names, std::vector<Value> &inits);
+  std::vector<mlir::Value> carriedYields(const std::vector<std::string> &names, const std::vector<Value> &inits,
+                                         SourceRange at);
 
   // expressions
   Value expr(const ast::Expr &e);
