@@ -219,4 +219,48 @@ LogicalResult AtomicCASOp::verify() {
   return verifyAtomicAttrs(*this, getSem(), getScope());
 }
 
+static LogicalResult verifyBoundaryCheck(Operation *op, ArrayRef<int32_t> dims, int64_t rank) {
+  for (int32_t d : dims)
+    if (d < 0 || d >= rank) return op->emitOpError("boundary_check dimension ") << d << " out of range";
+  return success();
+}
+
+LogicalResult MakeBlockPtrOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  int64_t rank = block.getRank();
+  if (static_cast<int64_t>(getShape().size()) != rank || static_cast<int64_t>(getStrides().size()) != rank ||
+      static_cast<int64_t>(getOffsets().size()) != rank || static_cast<int64_t>(getOrder().size()) != rank)
+    return emitOpError("shape, strides, offsets and order must each have ") << rank << " entries";
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError("the block's element type must be the base pointer's pointee type");
+  SmallVector<bool> seen(rank, false);
+  for (int32_t d : getOrder()) {
+    if (d < 0 || d >= rank || seen[d]) return emitOpError("order must be a permutation of the dimensions");
+    seen[d] = true;
+  }
+  return success();
+}
+
+LogicalResult AdvanceOp::verify() {
+  if (static_cast<int64_t>(getOffsets().size()) != getPtr().getType().getBlockType().getRank())
+    return emitOpError("needs one offset per dimension");
+  return success();
+}
+
+LogicalResult LoadBlockOp::verify() {
+  RankedTensorType block = getPtr().getType().getBlockType();
+  if (getType() != block) return emitOpError("result type must be the block type ") << block;
+  if (getPadding() && *getPadding() != "zero" && *getPadding() != "nan")
+    return emitOpError("padding must be 'zero' or 'nan'");
+  if (failed(verifyBoundaryCheck(*this, getBoundaryCheck(), block.getRank()))) return failure();
+  return verifyCacheAttrs(*this, getCache(), getEviction());
+}
+
+LogicalResult StoreBlockOp::verify() {
+  RankedTensorType block = getPtr().getType().getBlockType();
+  if (getValue().getType() != block) return emitOpError("stored value must have the block type ") << block;
+  if (failed(verifyBoundaryCheck(*this, getBoundaryCheck(), block.getRank()))) return failure();
+  return verifyCacheAttrs(*this, getCache(), getEviction());
+}
+
 }  // namespace tle::ir

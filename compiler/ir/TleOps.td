@@ -83,6 +83,43 @@ def Tle_StoreOp : Tle_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+// ---- block pointers --------------------------------------------------------------------
+def Tle_MakeBlockPtrOp : Tle_Op<"make_block_ptr", [Pure, AttrSizedOperandSegments]> {
+  let summary = "a block pointer into the tensor at `base` with the given shape and strides";
+  let arguments = (ins Tle_AnyPtr:$base, Variadic<I64>:$shape, Variadic<I64>:$strides, Variadic<I32>:$offsets,
+                       DenseI32ArrayAttr:$order);
+  let results = (outs Tle_BlockPtr:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` `,` `[` $offsets `]` attr-dict `:` type($base) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tle_AdvanceOp : Tle_Op<"advance", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "move a block pointer by a number of elements per dimension";
+  let arguments = (ins Tle_BlockPtr:$ptr, Variadic<I32>:$offsets);
+  let results = (outs Tle_BlockPtr:$result);
+  let assemblyFormat = "$ptr `,` `[` $offsets `]` attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tle_LoadBlockOp : Tle_Op<"load_block", [MemoryEffects<[MemRead]>]> {
+  let summary = "load the block a block pointer designates; checked dimensions read `padding` out of bounds";
+  let arguments = (ins Tle_BlockPtr:$ptr, DenseI32ArrayAttr:$boundaryCheck, OptionalAttr<StrAttr>:$padding,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$eviction, UnitAttr:$isVolatile);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_StoreBlockOp : Tle_Op<"store_block", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store a block through a block pointer; checked dimensions skip out-of-bounds elements";
+  let arguments = (ins Tle_BlockPtr:$ptr, AnyRankedTensor:$value, DenseI32ArrayAttr:$boundaryCheck,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$eviction);
+  let assemblyFormat = "$ptr `,` $value attr-dict `:` type($ptr) `,` type($value)";
+  let hasVerifier = 1;
+}
+
 // ---- shape manipulation ---------------------------------------------------------------
 def Tle_ReshapeOp : Tle_Op<"reshape", [Pure]> {
   let summary = "the same elements, row-major, in another shape";

@@ -14,6 +14,18 @@ def Tle_PointerType : TypeDef<Tle_Dialect, "Pointer"> {
 
 def Tle_AnyPtr : Type<CPred<"::mlir::isa<::tle::ir::PointerType>($_self)">, "pointer", "::tle::ir::PointerType">;
 
+// A block pointer (tl.make_block_ptr): a handle to a `blockType`-shaped window of a
+// strided tensor in global memory, moved with tle.advance.
+def Tle_BlockPointerType : TypeDef<Tle_Dialect, "BlockPointer"> {
+  let mnemonic = "block_ptr";
+  let summary = "pointer to a block of a strided tensor";
+  let parameters = (ins "::mlir::RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
+}
+
+def Tle_BlockPtr : Type<CPred<"::mlir::isa<::tle::ir::BlockPointerType>($_self)">, "block pointer",
+                        "::tle::ir::BlockPointerType">;
+
 // A pointer, or a tensor of pointers.
 def Tle_PtrLike : AnyTypeOf<[Tle_AnyPtr, RankedTensorOf<[Tle_AnyPtr]>]>;
 // An integer, or a tensor of integers.

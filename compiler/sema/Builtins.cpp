@@ -19,7 +19,7 @@ namespace {
 // error rather than an unknown name.
 const std::set<std::string> kPlannedTl = {
     "dot_scaled", "cumsum", "cumprod", "associative_scan", "split", "join", "gather",
-    "device_print", "device_assert", "static_print", "make_block_ptr", "advance",
+    "device_print", "device_assert", "static_print",
     "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "histogram", "sort", "flip",
     "interleave", "clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "randint", "rand", "randn",
     "inline_asm_elementwise", "ravel", "swizzle2d", "cast", "pow", "log1p", "tensor", "pointer_type",
@@ -99,6 +99,19 @@ static std::vector<int64_t> shapeArg(FunctionLowering &fl, const Value &v, Sourc
   return shape;
 }
 
+std::vector<int32_t> FunctionLowering::boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at) {
+  std::vector<int32_t> dims;
+  if (!v || v->kind == Value::Kind::None) return dims;
+  std::vector<Value> items = v->kind == Value::Kind::Tuple ? v->elements : std::vector<Value>{*v};
+  for (const Value &d : items) {
+    int64_t i = requireInt(d, at, "a boundary_check dimension");
+    if (i < 0 || i >= static_cast<int64_t>(ptr.type.blockShape.size()))
+      fail(at, DiagId::ShapeMismatch, "boundary_check dimension " + std::to_string(i) + " is out of range for a " + ptr.type.str());
+    dims.push_back(static_cast<int32_t>(i));
+  }
+  return dims;
+}
+
 std::optional<Value> FunctionLowering::maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape,
                                               SourceRange at) {
   if (!mask || mask->kind == Value::Kind::None) return std::nullopt;
@@ -122,7 +135,7 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
         "minimum", "fma", "static_assert", "static_range", "range", "constexpr", "multiple_of", "max_contiguous",
         "max_constancy", "broadcast_to", "expand_dims", "cdiv", "assume"};
     if (kImplemented.count(attr) || kMathUnary.count(attr) || kReductions.count(attr) || kShapeOps.count(attr) ||
-        kAtomics.count(attr) || attr == "dot" || attr == "debug_barrier")
+        kAtomics.count(attr) || attr == "dot" || attr == "debug_barrier" || attr == "make_block_ptr" || attr == "advance")
       return Value::ofBuiltin("triton.language." + attr);
     if (kPlannedTl.count(attr)) return Value::ofBuiltin("planned:tl." + attr);
   } else if (m == "tle") {
@@ -136,9 +149,11 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
 }
 
 Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &attr, SourceRange at) {
-  if (attr == "dtype") {
-    if (v.type.isPointer) fail(at, DiagId::NotImplemented, "the dtype of a pointer is not implemented yet");
-    return Value::ofDType(v.type.dtype);
+  // `ptr.type` is pointer_type(dtype), whose element_ty is the dtype; for scalars it is the dtype.
+  if (attr == "dtype" || (attr == "type" && !v.type.isBlock())) {
+    Value d = Value::ofDType(v.type.dtype);
+    d.dtypeIsPointer = v.type.isPointer || v.type.isBlockPtr;
+    return d;
   }
   if (attr == "shape") {
     std::vector<Value> dims;
@@ -383,6 +398,69 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     return cast(*a[0], d, at, bitcast);
   }
 
+  // ---- block pointers ----
+  if (member == "make_block_ptr") {
+    std::vector<SourceRange> where;
+    auto a = bindArgs(*this, "tl.make_block_ptr",
+                      {{"base", true}, {"shape", true}, {"strides", true}, {"offsets", true}, {"block_shape", true},
+                       {"order", true}},
+                      args, at, &where);
+    Value base = *a[0];
+    if (!base.isRuntime() || !base.type.isPointer || base.type.isBlock())
+      fail(where[0], DiagId::TypeMismatch, "tl.make_block_ptr's base must be a scalar pointer, got " +
+                                               (base.isRuntime() ? base.type.str() : base.describe()));
+    auto tupleOf = [&](size_t i, const char *what) {
+      if (a[i]->kind != Value::Kind::Tuple) fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a tuple");
+      return a[i]->elements;
+    };
+    std::vector<Value> shape = tupleOf(1, "shape"), strides = tupleOf(2, "strides"), offsets = tupleOf(3, "offsets");
+    std::vector<int64_t> blockShape = shapeArg(*this, *a[4], where[4]);
+    std::vector<Value> order = tupleOf(5, "order");
+    size_t rank = blockShape.size();
+    if (shape.size() != rank || strides.size() != rank || offsets.size() != rank || order.size() != rank)
+      fail(at, DiagId::ShapeMismatch, "shape, strides, offsets, block_shape and order must all have " +
+                                          std::to_string(rank) + " entries");
+    auto asInt = [&](const Value &v, DType d, SourceRange r) {
+      TType like;
+      like.dtype = d;
+      Value x = v.isRuntime() ? v : toRuntime(v, r, &like);
+      if (x.type.isBlock() || x.type.isPointer || !isInt(x.type.dtype))
+        fail(r, DiagId::TypeMismatch, "block pointer shapes, strides and offsets must be integer scalars");
+      return x.type.dtype == d ? x.ir : cast(x, d, r).ir;
+    };
+    std::vector<mlir::Value> shapeIr, strideIr, offsetIr;
+    for (const Value &v : shape) shapeIr.push_back(asInt(v, DType::I64, where[1]));
+    for (const Value &v : strides) strideIr.push_back(asInt(v, DType::I64, where[2]));
+    for (const Value &v : offsets) offsetIr.push_back(asInt(v, DType::I32, where[3]));
+    std::vector<int32_t> orderValues;
+    for (const Value &v : order) orderValues.push_back(static_cast<int32_t>(requireInt(v, where[5], "an order entry")));
+    TType t;
+    t.dtype = base.type.dtype;
+    t.isBlockPtr = true;
+    t.blockShape = blockShape;
+    auto op = builder_.create<tle::ir::MakeBlockPtrOp>(l, irType(t), base.ir, shapeIr, strideIr, offsetIr,
+                                                       builder_.getDenseI32ArrayAttr(orderValues));
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "advance") {
+    auto a = bindArgs(*this, "tl.advance", {{"base", true}, {"offsets", true}}, args, at);
+    const Value &ptr = *a[0];
+    if (!ptr.isRuntime() || !ptr.type.isBlockPtr)
+      fail(at, DiagId::TypeMismatch, "tl.advance needs a block pointer, got " + (ptr.isRuntime() ? ptr.type.str() : ptr.describe()));
+    if (a[1]->kind != Value::Kind::Tuple || a[1]->elements.size() != ptr.type.blockShape.size())
+      fail(at, DiagId::ShapeMismatch, "tl.advance needs one offset per dimension of the " + ptr.type.str());
+    std::vector<mlir::Value> offs;
+    TType i32;
+    i32.dtype = DType::I32;
+    for (const Value &v : a[1]->elements) {
+      Value x = v.isRuntime() ? v : toRuntime(v, at, &i32);
+      if (x.type.isBlock() || !isInt(x.type.dtype)) fail(at, DiagId::TypeMismatch, "tl.advance offsets must be integer scalars");
+      offs.push_back(x.type.dtype == DType::I32 ? x.ir : cast(x, DType::I32, at).ir);
+    }
+    auto op = builder_.create<tle::ir::AdvanceOp>(l, ptr.ir.getType(), ptr.ir, offs);
+    return Value::ofRuntime(op.getResult(), ptr.type);
+  }
+
   // ---- memory ----
   if (name == "triton.language.load" || name == "tle.load") {
     std::vector<ParamSpec> ps = {{"pointer", true},        {"mask", false},           {"other", false},
@@ -392,11 +470,28 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     std::vector<SourceRange> where;
     auto a = bindArgs(*this, name == "tle.load" ? "tle.load" : "tl.load", ps, args, at, &where);
     Value ptr = *a[0];
+    if (ptr.isRuntime() && ptr.type.isBlockPtr) {
+      if ((a[1] && a[1]->kind != Value::Kind::None) || (a[2] && a[2]->kind != Value::Kind::None))
+        fail(at, DiagId::TypeMismatch, "mask and other are not used with block pointers; use boundary_check and padding_option");
+      std::vector<int32_t> check = boundaryCheck(a[3], ptr, where[3]);
+      mlir::StringAttr padding;
+      if (a[4] && a[4]->kind == Value::Kind::Str && !a[4]->text.empty()) {
+        if (a[4]->text != "zero" && a[4]->text != "nan")
+          fail(where[4], DiagId::ConstantError, "padding_option must be 'zero' or 'nan', got '" + a[4]->text + "'");
+        padding = builder_.getStringAttr(a[4]->text);
+      }
+      TType result;
+      result.dtype = ptr.type.dtype;
+      result.shape = ptr.type.blockShape;
+      auto op = builder_.create<tle::ir::LoadBlockOp>(l, irType(result), ptr.ir, builder_.getDenseI32ArrayAttr(check),
+                                                      padding, mlir::StringAttr(), mlir::StringAttr(), false);
+      return Value::ofRuntime(op.getResult(), result);
+    }
     if (!ptr.isRuntime() || !ptr.type.isPointer)
       fail(where[0], DiagId::TypeMismatch, "tl.load needs a pointer or a block of pointers, got " +
                                                (ptr.isRuntime() ? ptr.type.str() : ptr.describe()));
     if (a[3] && !(a[3]->kind == Value::Kind::Tuple && a[3]->elements.empty()))
-      fail(where[3], DiagId::NotImplemented, "boundary_check (block pointers) is not implemented yet");
+      fail(where[3], DiagId::TypeMismatch, "boundary_check applies only to block pointers");
     std::optional<Value> mask;
     if (a[1] && a[1]->kind != Value::Kind::None) {
       mask = *a[1];
@@ -443,6 +538,20 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
                        {"cache_modifier", false}, {"eviction_policy", false}},
                       args, at, &where);
     Value ptr = *a[0];
+    if (ptr.isRuntime() && ptr.type.isBlockPtr) {
+      if (a[2] && a[2]->kind != Value::Kind::None)
+        fail(where[2], DiagId::TypeMismatch, "a mask is not used with block pointers; use boundary_check");
+      std::vector<int32_t> check = boundaryCheck(a[3], ptr, where[3]);
+      TType elem;
+      elem.dtype = ptr.type.dtype;
+      Value value = a[1]->isRuntime() ? cast(*a[1], elem.dtype, where[1]) : toRuntime(*a[1], where[1], &elem);
+      if (value.type.shape.size() > ptr.type.blockShape.size())
+        fail(where[1], DiagId::ShapeMismatch, "cannot store a " + value.type.str() + " through a " + ptr.type.str());
+      value = broadcastTo(value, ptr.type.blockShape, where[1]);
+      builder_.create<tle::ir::StoreBlockOp>(l, ptr.ir, value.ir, builder_.getDenseI32ArrayAttr(check), mlir::StringAttr(),
+                                             mlir::StringAttr());
+      return Value::none();
+    }
     if (!ptr.isRuntime() || !ptr.type.isPointer)
       fail(where[0], DiagId::TypeMismatch, "tl.store needs a pointer or a block of pointers, got " +
                                                (ptr.isRuntime() ? ptr.type.str() : ptr.describe()));

@@ -38,7 +38,7 @@ bool equalValues(const Value &a, const Value &b) {
   switch (a.kind) {
   case Value::Kind::None: case Value::Kind::Ellipsis: return true;
   case Value::Kind::Str: return a.text == b.text;
-  case Value::Kind::DType: return a.dtype == b.dtype;
+  case Value::Kind::DType: return a.dtype == b.dtype && a.dtypeIsPointer == b.dtypeIsPointer;
   case Value::Kind::Tuple:
     if (a.elements.size() != b.elements.size()) return false;
     for (size_t i = 0; i < a.elements.size(); ++i)

@@ -596,6 +596,8 @@ Value FunctionLowering::attribute(const Attribute &a) {
   case Value::Kind::Module: return attributeOfModule(base, a.attr, a.attrRange);
   case Value::Kind::Runtime: return attributeOfRuntime(base, a.attr, a.attrRange);
   case Value::Kind::DType:
+    if (a.attr == "element_ty" && base.dtypeIsPointer) return Value::ofDType(base.dtype);
+    if (base.dtypeIsPointer) break;
     if (a.attr == "primitive_bitwidth") return Value::ofInt(bitWidth(base.dtype));
     if (a.attr == "is_floating" || a.attr == "is_int" || a.attr == "is_int_signed" || a.attr == "is_int_unsigned" ||
         a.attr == "is_fp8" || a.attr == "is_bf16" || a.attr == "is_fp16" || a.attr == "is_fp32" || a.attr == "is_fp64")

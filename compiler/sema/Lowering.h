@@ -85,6 +85,7 @@ public:
   Value minMax(bool isMax, const Value &a, const Value &b, bool propagateNan, SourceRange at);
   Value reshape(const Value &v, const std::vector<int64_t> &shape, SourceRange at);
   // A mask argument as i1, broadcast to `shape`; nullopt for None or absent.
+  std::vector<int32_t> boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at);
   std::optional<Value> maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape, SourceRange at);
 
   // ---- builtins (Builtins.cpp) ----

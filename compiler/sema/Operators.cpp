@@ -11,6 +11,11 @@ namespace tle::sema {
 using namespace ast;
 
 std::string TType::str() const {
+  if (isBlockPtr) {
+    std::string s = std::string("block pointer to [");
+    for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
+    return s + "] of " + dtypeName(dtype);
+  }
   std::string elem = isPointer ? std::string("pointer<") + dtypeName(dtype) + ">" : dtypeName(dtype);
   if (shape.empty()) return elem;
   std::string s = "block[";
@@ -27,7 +32,7 @@ std::string Value::describe() const {
   case Kind::Str: return "str";
   case Kind::Ellipsis: return "Ellipsis";
   case Kind::Tuple: return "tuple";
-  case Kind::DType: return std::string("dtype ") + dtypeTlName(dtype);
+  case Kind::DType: return dtypeIsPointer ? std::string("pointer_type(") + dtypeTlName(dtype) + ")" : std::string("dtype ") + dtypeTlName(dtype);
   case Kind::Module: return "module '" + text + "'";
   case Kind::Function: return "function '" + (function ? function->name : std::string("?")) + "'";
   case Kind::Builtin: return "builtin '" + text + "'";
@@ -59,6 +64,8 @@ mlir::Type FunctionLowering::irScalarType(DType d) {
 
 mlir::Type FunctionLowering::irType(const TType &t) {
   mlir::Type elem = irScalarType(t.dtype);
+  if (t.isBlockPtr)
+    return tle::ir::BlockPointerType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem));
   if (t.isPointer) elem = tle::ir::PointerType::get(builder_.getContext(), elem, t.addressSpace);
   if (t.shape.empty()) return elem;
   return mlir::RankedTensorType::get(t.shape, elem);
@@ -251,6 +258,9 @@ Value FunctionLowering::binary(BinaryOp op, const Value &a, const Value &b, Sour
 
   Common common = commonType(a, b, at, ra, rb, op == BinaryOp::Div);
   const std::vector<int64_t> &shape = common.shape;
+  for (const auto &[v, r] : {std::pair<const Value &, SourceRange>(a, ra), {b, rb}})
+    if (v.isRuntime() && v.type.isBlockPtr)
+      fail(r, DiagId::TypeMismatch, "block pointers do not support arithmetic; move them with tl.advance");
   mlir::Location l = loc(at);
   // Pointer arithmetic: pointer +/- integer.
   bool aPtr = a.isRuntime() && a.type.isPointer, bPtr = b.isRuntime() && b.type.isPointer;

@@ -21,6 +21,10 @@ struct TType {
   bool isPointer = false;
   int addressSpace = 1;
   std::vector<int64_t> shape;  // empty for a scalar
+  // A block pointer (tl.make_block_ptr) is a scalar handle to a block of `blockShape`
+  // elements of `dtype`.
+  bool isBlockPtr = false;
+  std::vector<int64_t> blockShape;
 
   bool isBlock() const { return !shape.empty(); }
   TType scalar() const {
@@ -37,10 +41,13 @@ struct TType {
     TType t = *this;
     t.dtype = d;
     t.isPointer = false;
+    t.isBlockPtr = false;
+    t.blockShape.clear();
     return t;
   }
   bool operator==(const TType &o) const {
-    return dtype == o.dtype && isPointer == o.isPointer && addressSpace == o.addressSpace && shape == o.shape;
+    return dtype == o.dtype && isPointer == o.isPointer && addressSpace == o.addressSpace && shape == o.shape &&
+           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape;
   }
   bool operator!=(const TType &o) const { return !(*this == o); }
   // "fp32", "pointer<fp16>", "block[64, 32] of fp32"
@@ -60,6 +67,7 @@ public:
   std::string text;            // Str: the string; Module: canonical name; Builtin: qualified name
   std::vector<Value> elements; // Tuple (also lists)
   sema::DType dtype = sema::DType::I32;  // DType
+  bool dtypeIsPointer = false;           // DType: pointer_type(dtype), as `ptr.dtype` answers
   const ast::FunctionDef *function = nullptr;  // Function
   std::vector<Value> boundArgs;  // Builtin: a method's `self`
   mlir::Value ir;                // Runtime

@@ -34,3 +34,26 @@ func.func @vector_add(%x: !tle.ptr<f32>, %y: !tle.ptr<f32>, %out: !tle.ptr<f32>,
   %b = tle.broadcast %col : tensor<128x1xi32> -> tensor<128x64xi32>
   return
 }
+
+// CHECK-LABEL: func.func @block_pointers
+func.func @block_pointers(%base: !tle.ptr<f16>, %m: i64, %n: i64, %s: i64, %one: i64, %off: i32) {
+  // CHECK: tle.make_block_ptr %{{.*}}, [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <f16> -> <tensor<64x32xf16>>
+  %p = tle.make_block_ptr %base, [%m, %n], [%s, %one], [%off, %off] {order = array<i32: 1, 0>} : !tle.ptr<f16> -> !tle.block_ptr<tensor<64x32xf16>>
+  %q = tle.advance %p, [%off, %off] : !tle.block_ptr<tensor<64x32xf16>>
+  // CHECK: tle.load_block %{{.*}} {boundaryCheck = array<i32: 0, 1>, padding = "zero"}
+  %v = tle.load_block %q {boundaryCheck = array<i32: 0, 1>, padding = "zero"} : !tle.block_ptr<tensor<64x32xf16>> -> tensor<64x32xf16>
+  tle.store_block %q, %v {boundaryCheck = array<i32: 0>} : !tle.block_ptr<tensor<64x32xf16>>, tensor<64x32xf16>
+  // CHECK: tle.dot
+  %a = arith.constant dense<1.0> : tensor<32x64xf16>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tle.dot %v, %a, %c : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  // CHECK: tle.reduce
+  %r = tle.reduce(%d) {axis = 1 : i32} : (tensor<64x64xf32>) -> tensor<64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %s2 = arith.addf %x, %y : f32
+    tle.reduce.return %s2 : f32
+  }
+  // CHECK: tle.trans
+  %t = tle.trans %d {order = array<i32: 1, 0>} : tensor<64x64xf32> -> tensor<64x64xf32>
+  return
+}

@@ -55,3 +55,46 @@ func.func @bad_axis() {
   %p = tle.program_id 3 : i32
   return
 }
+
+// -----
+
+func.func @dot_inner(%a: tensor<32x16xf16>, %b: tensor<32x32xf16>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{inner dimensions differ: 16 and 32}}
+  %d = tle.dot %a, %b, %c : tensor<32x16xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_result(%t: tensor<8x4xf32>) {
+  // expected-error @+1 {{result type must be 'tensor<8xf32>'}}
+  %r = tle.reduce(%t) {axis = 1 : i32} : (tensor<8x4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: f32, %y: f32):
+    tle.reduce.return %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @block_ptr_rank(%base: !tle.ptr<f16>, %m: i64, %off: i32) {
+  // expected-error @+1 {{shape, strides, offsets and order must each have 2 entries}}
+  %p = tle.make_block_ptr %base, [%m], [%m], [%off] {order = array<i32: 0>} : !tle.ptr<f16> -> !tle.block_ptr<tensor<64x32xf16>>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%t: tensor<8x4xf32>) {
+  // expected-error @+1 {{reshape changes the number of elements from 32 to 16}}
+  %r = tle.reshape %t : tensor<8x4xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @atomic_kind(%p: !tle.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{unknown atomic kind 'nand'}}
+  %r = tle.atomic_rmw "nand" %p, %v {scope = "gpu", sem = "acq_rel"} : !tle.ptr<i32>, i32 -> i32
+  return
+}
