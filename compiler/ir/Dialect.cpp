@@ -263,4 +263,35 @@ LogicalResult StoreBlockOp::verify() {
   return verifyCacheAttrs(*this, getCache(), getEviction());
 }
 
+static LogicalResult verifyTile(Operation *op, RankedTensorType src, RankedTensorType tile, ArrayRef<int64_t> offsets) {
+  if (src.getRank() != tile.getRank() || static_cast<int64_t>(offsets.size()) != src.getRank())
+    return op->emitOpError("source, tile and offsets must have one rank");
+  if (src.getElementType() != tile.getElementType()) return op->emitOpError("element types differ");
+  for (int64_t i = 0; i < src.getRank(); ++i) {
+    int64_t s = src.getDimSize(i), t = tile.getDimSize(i), o = offsets[i];
+    if (t <= 0 || s % t != 0) return op->emitOpError("source dimension ") << i << " (" << s << ") is not divisible by the tile dimension (" << t << ")";
+    if (o < 0 || o % t != 0 || o + t > s)
+      return op->emitOpError("offset ") << o << " in dimension " << i << " is not a tile boundary inside the source";
+  }
+  return success();
+}
+
+LogicalResult ExtractTileOp::verify() { return verifyTile(*this, getSrc().getType(), getType(), getOffsets()); }
+
+LogicalResult InsertTileOp::verify() {
+  return verifyTile(*this, getSrc().getType(), getTile().getType(), getOffsets());
+}
+
+LogicalResult ExclusiveCumsumOp::verify() {
+  auto src = getSrc().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank()) return emitOpError("axis ") << axis << " out of range";
+  if (getExclusive().getType() != src) return emitOpError("the exclusive sums must have the operand type");
+  SmallVector<int64_t> shape(src.getShape());
+  shape.erase(shape.begin() + axis);
+  Type total = shape.empty() ? src.getElementType() : Type(RankedTensorType::get(shape, src.getElementType()));
+  if (getTotal().getType() != total) return emitOpError("the total must have type ") << total;
+  return success();
+}
+
 }  // namespace tle::ir

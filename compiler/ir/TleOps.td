@@ -137,6 +137,31 @@ def Tle_TransOp : Tle_Op<"trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+// ---- TLE-Lite tiles and scans ----------------------------------------------------------
+def Tle_ExtractTileOp : Tle_Op<"extract_tile", [Pure]> {
+  let summary = "the sub-tile of `src` starting at `offsets` (multiples of the result shape)";
+  let arguments = (ins AnyRankedTensor:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_InsertTileOp : Tle_Op<"insert_tile", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "`src` with the sub-tile at `offsets` replaced by `tile`";
+  let arguments = (ins AnyRankedTensor:$src, AnyRankedTensor:$tile, DenseI64ArrayAttr:$offsets);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src `,` $tile attr-dict `:` type($src) `,` type($tile)";
+  let hasVerifier = 1;
+}
+
+def Tle_ExclusiveCumsumOp : Tle_Op<"exclusive_cumsum", [Pure]> {
+  let summary = "exclusive prefix sum along `axis` (from the end when `reverse`), and the total";
+  let arguments = (ins AnyRankedTensor:$src, I32Attr:$axis, BoolAttr:$reverse);
+  let results = (outs AnyRankedTensor:$exclusive, AnyType:$total);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($exclusive) `,` type($total)";
+  let hasVerifier = 1;
+}
+
 // ---- reductions ------------------------------------------------------------------------
 def Tle_ReduceOp : Tle_Op<"reduce", [Pure, SingleBlock]> {
   let summary = "reduce tensors along one axis with a combine region";

@@ -26,7 +26,7 @@ const std::set<std::string> kPlannedTl = {
     "topk", "bitcast", "condition", "map_elementwise", "extra"};
 
 const std::set<std::string> kPlannedTle = {
-    "extract_tile", "insert_tile", "cumsum", "pipeline_group", "device_mesh", "sharding", "make_sharded_tensor",
+    "pipeline_group", "device_mesh", "sharding", "make_sharded_tensor",
     "reshard", "remote", "shard_id", "distributed_barrier", "distributed_dot", "S", "B", "P", "call", "jit",
     "hardware_constraint", "gpu", "dsa", "raw", "pipe"};
 
@@ -99,6 +99,84 @@ static std::vector<int64_t> shapeArg(FunctionLowering &fl, const Value &v, Sourc
   return shape;
 }
 
+// tle.extract_tile(x, index, shape) / tle.insert_tile(x, tile, index): the source is cut
+// into a grid of tiles; `index` picks one, by grid coordinates or as a row-major number.
+Value FunctionLowering::tileOp(bool extract, CallArgs &args, SourceRange at) {
+  std::vector<SourceRange> where;
+  const char *fn = extract ? "tle.extract_tile" : "tle.insert_tile";
+  auto a = extract ? bindArgs(*this, fn, {{"x", true}, {"index", true}, {"shape", true}}, args, at, &where)
+                   : bindArgs(*this, fn, {{"x", true}, {"tile", true}, {"index", true}}, args, at, &where);
+  Value x = *a[0];
+  if (!x.isRuntime() || !x.type.isBlock() || x.type.isPointer)
+    fail(where[0], DiagId::TypeMismatch, std::string(fn) + " needs a block, got " + (x.isRuntime() ? x.type.str() : x.describe()));
+  std::vector<int64_t> tileShape;
+  Value tile;
+  if (extract) {
+    tileShape = shapeArg(*this, *a[2], where[2]);
+  } else {
+    tile = *a[1];
+    if (!tile.isRuntime() || !tile.type.isBlock())
+      fail(where[1], DiagId::TypeMismatch, "tle.insert_tile's tile must be a block, got " + (tile.isRuntime() ? tile.type.str() : tile.describe()));
+    if (tile.type.dtype != x.type.dtype)
+      fail(where[1], DiagId::TypeMismatch, std::string("element type mismatch: source is ") + dtypeName(x.type.dtype) +
+                                               ", tile is " + dtypeName(tile.type.dtype));
+    tileShape = tile.type.shape;
+  }
+  size_t rank = x.type.shape.size();
+  SourceRange shapeRange = extract ? where[2] : where[1];
+  if (tileShape.size() != rank)
+    fail(shapeRange, DiagId::ShapeMismatch, "the tile rank (" + std::to_string(tileShape.size()) + ") must match the source rank (" +
+                                                std::to_string(rank) + ")");
+  std::vector<int64_t> grid;
+  for (size_t i = 0; i < rank; ++i) {
+    if (x.type.shape[i] % tileShape[i] != 0)
+      fail(shapeRange, DiagId::ShapeMismatch, "source dimension " + std::to_string(i) + " (" + std::to_string(x.type.shape[i]) +
+                                                  ") is not divisible by the tile dimension (" + std::to_string(tileShape[i]) + ")");
+    grid.push_back(x.type.shape[i] / tileShape[i]);
+  }
+  const Value &index = *a[extract ? 1 : 2];
+  SourceRange indexRange = where[extract ? 1 : 2];
+  std::vector<int64_t> coords;
+  if (index.kind == Value::Kind::Tuple) {
+    if (index.elements.size() != rank)
+      fail(indexRange, DiagId::ShapeMismatch, "the index has " + std::to_string(index.elements.size()) + " entries but the source has rank " +
+                                                  std::to_string(rank));
+    for (size_t i = 0; i < rank; ++i) {
+      if (index.elements[i].isRuntime())
+        fail(indexRange, DiagId::NotImplemented, "runtime tile indices are not implemented yet; the index must be compile-time");
+      int64_t c = requireInt(index.elements[i], indexRange, "a tile index");
+      if (c < 0 || c >= grid[i])
+        fail(indexRange, DiagId::TileIndexOutOfBounds, "index[" + std::to_string(i) + "]=" + std::to_string(c) +
+                                                           " is out of bounds for the tile grid (0.." + std::to_string(grid[i] - 1) + ")");
+      coords.push_back(c);
+    }
+  } else {
+    if (index.isRuntime())
+      fail(indexRange, DiagId::NotImplemented, "runtime tile indices are not implemented yet; the index must be compile-time");
+    int64_t linear = requireInt(index, indexRange, "a tile index");
+    int64_t total = 1;
+    for (int64_t g : grid) total *= g;
+    if (linear < 0 || linear >= total)
+      fail(indexRange, DiagId::TileIndexOutOfBounds, "tile index " + std::to_string(linear) + " is out of range [0, " +
+                                                         std::to_string(total) + ")");
+    coords.assign(rank, 0);
+    for (size_t i = rank; i-- > 0;) {
+      coords[i] = linear % grid[i];
+      linear /= grid[i];
+    }
+  }
+  std::vector<int64_t> offsets;
+  for (size_t i = 0; i < rank; ++i) offsets.push_back(coords[i] * tileShape[i]);
+  mlir::Location l = loc(at);
+  if (extract) {
+    TType t = x.type.withShape(tileShape);
+    auto op = builder_.create<tle::ir::ExtractTileOp>(l, irType(t), x.ir, builder_.getDenseI64ArrayAttr(offsets));
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  auto op = builder_.create<tle::ir::InsertTileOp>(l, x.ir.getType(), x.ir, tile.ir, builder_.getDenseI64ArrayAttr(offsets));
+  return Value::ofRuntime(op.getResult(), x.type);
+}
+
 std::vector<int32_t> FunctionLowering::boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at) {
   std::vector<int32_t> dims;
   if (!v || v->kind == Value::Kind::None) return dims;
@@ -139,9 +217,22 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofBuiltin("triton.language." + attr);
     if (kPlannedTl.count(attr)) return Value::ofBuiltin("planned:tl." + attr);
   } else if (m == "tle") {
-    if (attr == "load" || attr == "range") return Value::ofBuiltin("tle." + attr);
+    if (attr == "load" || attr == "range" || attr == "extract_tile" || attr == "insert_tile" || attr == "cumsum")
+      return Value::ofBuiltin("tle." + attr);
     if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
+    // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
+    bool cuda = module_.target.rfind("cuda:", 0) == 0;
+    if (attr == "gpu" || attr == "dsa") {
+      if ((attr == "gpu") != cuda)
+        fail(at, DiagId::TierNotForTarget,
+             "tle." + attr + " (TLE-Struct for " + (attr == "gpu" ? "GPUs" : "Ascend DSAs") +
+                 ") is not available for target " + module_.target + "; " +
+                 (attr == "gpu" ? "use tle.dsa.* or TLE-Lite for Ascend" : "use tle.gpu.* or TLE-Lite for CUDA"));
+      return Value::ofModule("tle." + attr);
+    }
     if (kPlannedTle.count(attr)) return Value::ofBuiltin("planned:tle." + attr);
+  } else if (m == "tle.gpu" || m == "tle.dsa") {
+    return Value::ofBuiltin("planned:" + m + "." + attr);
   } else {
     fail(at, DiagId::UnsupportedInKernel, "module '" + m + "' cannot be used inside a kernel");
   }
@@ -166,7 +257,8 @@ Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &at
     CallArgs none;
     return callBuiltin(Value::ofBuiltin("method.trans", {v}), none, at);
   }
-  if (kPlannedTl.count(attr) || attr == "extract_tile" || attr == "insert_tile")
+  if (attr == "extract_tile" || attr == "insert_tile") return Value::ofBuiltin("tle." + attr, {v});
+  if (kPlannedTl.count(attr))
     return Value::ofBuiltin("planned:method " + attr, {v});
   fail(at, DiagId::UnknownAttribute, "a " + v.type.str() + " has no attribute '" + attr + "'");
 }
@@ -396,6 +488,32 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     DType d = requireDType(*a[1], at, "the target dtype");
     bool bitcast = a[3] && truthy(*a[3], at);
     return cast(*a[0], d, at, bitcast);
+  }
+
+  // ---- TLE-Lite tiles and scans ----
+  if (name == "tle.extract_tile" || name == "tle.insert_tile") return tileOp(name == "tle.extract_tile", args, at);
+  if (name == "tle.cumsum") {
+    std::vector<SourceRange> where;
+    auto a = bindArgs(*this, "tle.cumsum", {{"input", true}, {"axis", false}, {"reverse", false}, {"dtype", false}}, args, at, &where);
+    Value x = *a[0];
+    if (!x.isRuntime() || !x.type.isBlock() || x.type.isPointer)
+      fail(where[0], DiagId::TypeMismatch, "tle.cumsum needs a block of numbers, got " + (x.isRuntime() ? x.type.str() : x.describe()));
+    int64_t rank = static_cast<int64_t>(x.type.shape.size());
+    int64_t axis = a[1] && a[1]->kind != Value::Kind::None ? requireInt(*a[1], where[1], "the axis") : 0;
+    if (axis < -rank || axis >= rank)
+      fail(where[1], DiagId::ShapeMismatch, "axis " + std::to_string(axis) + " is out of range for the " + std::to_string(rank) +
+                                               "-dimensional " + x.type.str());
+    if (axis < 0) axis += rank;
+    bool reverse = a[2] && truthy(*a[2], where[2]);
+    if (a[3] && a[3]->kind != Value::Kind::None) x = cast(x, requireDType(*a[3], where[3], "dtype"), where[3]);
+    else if (isInt(x.type.dtype) && bitWidth(x.type.dtype) < 32) x = cast(x, isUnsigned(x.type.dtype) ? DType::U32 : DType::I32, at);
+    std::vector<int64_t> rest = x.type.shape;
+    rest.erase(rest.begin() + axis);
+    TType totalType = x.type.withShape(rest);
+    auto op = builder_.create<tle::ir::ExclusiveCumsumOp>(l, irType(x.type), irType(totalType), x.ir,
+                                                          builder_.getI32IntegerAttr(static_cast<int32_t>(axis)),
+                                                          builder_.getBoolAttr(reverse));
+    return Value::ofTuple({Value::ofRuntime(op.getExclusive(), x.type), Value::ofRuntime(op.getTotal(), totalType)});
   }
 
   // ---- block pointers ----

@@ -29,6 +29,7 @@ struct ModuleScope {
   std::map<std::string, std::pair<std::string, std::string>> fromImports;
   FileId file = kNoFile;
   std::string fileName;
+  std::string target = "cuda:sm_90a";  // decides which TLE-Struct tier is available
 };
 
 // One argument as written at a call site.
@@ -85,6 +86,7 @@ public:
   Value minMax(bool isMax, const Value &a, const Value &b, bool propagateNan, SourceRange at);
   Value reshape(const Value &v, const std::vector<int64_t> &shape, SourceRange at);
   // A mask argument as i1, broadcast to `shape`; nullopt for None or absent.
+  Value tileOp(bool extract, CallArgs &args, SourceRange at);
   std::vector<int32_t> boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at);
   std::optional<Value> maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape, SourceRange at);
 

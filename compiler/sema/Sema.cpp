@@ -365,6 +365,7 @@ bool Specializer::run(std::string &out) {
   buildModuleScope(module_, scope_);
   scope_.file = module_.file;
   scope_.fileName = module_.name;
+  scope_.target = options_.target;
   irModule_ = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&ctx_, module_.name, 1, 1));
   unsigned errorsBefore = diags_.errorCount();
 
