@@ -80,8 +80,12 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       sema.numWarps = options.numWarps;
       sema.numStages = options.numStages;
       sema.target = options.target.str();
+      sema.includeDirs = options.includeDirs;
+      sema.stdlibDir = TLE_STDLIB_DIR;
       auto semaStart = std::chrono::steady_clock::now();
-      bool ok = emitMlir(*module, sema, sources, diags, output);
+      std::vector<std::string> imported;
+      bool ok = emitMlir(*module, sema, sources, diags, output, &imported);
+      deps.insert(deps.end(), imported.begin(), imported.end());
       spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(semaStart));
       if (!ok) return false;
 #endif

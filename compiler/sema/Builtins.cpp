@@ -200,6 +200,24 @@ std::optional<Value> FunctionLowering::maskArg(const std::optional<Value> &mask,
 
 Value FunctionLowering::attributeOfModule(const Value &module, const std::string &attr, SourceRange at) {
   const std::string &m = module.text;
+  if (module.scope) {  // a user .tle module: its functions and module-level names
+    ModuleScope &scope = *module.scope;
+    if (scope.names.count(attr) || scope.lazyAssignments.count(attr) || scope.fromImports.count(attr)) {
+      Frame frame;
+      frame.module = &scope;
+      frames_.push_back(frame);
+      Value v;
+      try {
+        v = lookupGlobal(attr, at);
+      } catch (...) {
+        frames_.pop_back();
+        throw;
+      }
+      frames_.pop_back();
+      return v;
+    }
+    fail(at, DiagId::UnknownAttribute, "module '" + m + "' (" + scope.fileName + ") has no attribute '" + attr + "'");
+  }
   if (m == "triton") {
     if (attr == "language") return Value::ofModule("triton.language");
     if (attr == "jit" || attr == "autotune" || attr == "heuristics" || attr == "Config" || attr == "cdiv" ||
@@ -221,12 +239,12 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofBuiltin("tle." + attr);
     if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
-    bool cuda = module_.target.rfind("cuda:", 0) == 0;
+    bool cuda = currentModule().target.rfind("cuda:", 0) == 0;
     if (attr == "gpu" || attr == "dsa") {
       if ((attr == "gpu") != cuda)
         fail(at, DiagId::TierNotForTarget,
              "tle." + attr + " (TLE-Struct for " + (attr == "gpu" ? "GPUs" : "Ascend DSAs") +
-                 ") is not available for target " + module_.target + "; " +
+                 ") is not available for target " + currentModule().target + "; " +
                  (attr == "gpu" ? "use tle.dsa.* or TLE-Lite for Ascend" : "use tle.gpu.* or TLE-Lite for CUDA"));
       return Value::ofModule("tle." + attr);
     }
@@ -234,6 +252,9 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
   } else if (m == "tle.gpu" || m == "tle.dsa") {
     return Value::ofBuiltin("planned:" + m + "." + attr);
   } else {
+    auto why = currentModule().unresolvedImports.find(m);
+    if (why != currentModule().unresolvedImports.end())
+      fail(at, DiagId::UnsupportedInKernel, "module '" + m + "' cannot be used inside a kernel: " + why->second);
     fail(at, DiagId::UnsupportedInKernel, "module '" + m + "' cannot be used inside a kernel");
   }
   fail(at, DiagId::UnknownAttribute, "module '" + m + "' has no attribute '" + attr + "'");
@@ -945,7 +966,7 @@ Value FunctionLowering::reduction(const std::string &member, CallArgs &args, Sou
       CallArgs inner;
       for (const Value &v : acc) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
       for (const Value &v : next) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
-      Value r = callJit(*fn.function, inner, at);
+      Value r = callJit(fn, inner, at);
       return r.kind == Value::Kind::Tuple ? r.elements : std::vector<Value>{r};
     };
     bool keep = a[3] && truthy(*a[3], at);

@@ -76,7 +76,7 @@ void FunctionLowering::fail(SourceRange at, DiagId id, const std::string &messag
 }
 
 mlir::Location FunctionLowering::loc(SourceRange r) {
-  return mlir::FileLineColLoc::get(builder_.getContext(), module_.fileName, r.begin.line, r.begin.column);
+  return mlir::FileLineColLoc::get(builder_.getContext(), currentModule().fileName, r.begin.line, r.begin.column);
 }
 
 bool FunctionLowering::truthy(const Value &v, SourceRange at) {
@@ -104,8 +104,10 @@ DType FunctionLowering::requireDType(const Value &v, SourceRange at, const char 
 
 // ============================================================================ functions
 
-Value FunctionLowering::lowerFunctionBody(const FunctionDef &fn, std::map<std::string, Value> params, int inlineDepth) {
+Value FunctionLowering::lowerFunctionBody(const FunctionDef &fn, ModuleScope &scope, std::map<std::string, Value> params,
+                                          int inlineDepth) {
   Frame frame;
+  frame.module = &scope;
   frame.locals = std::move(params);
   frame.function = &fn;
   frame.inlineDepth = inlineDepth;
@@ -118,6 +120,7 @@ Value FunctionLowering::lowerFunctionBody(const FunctionDef &fn, std::map<std::s
 
 Value FunctionLowering::evaluateConstant(const Expr &e) {
   Frame frame;
+  frame.module = &currentModule();
   frames_.push_back(frame);
   Value v;
   try {
@@ -131,7 +134,8 @@ Value FunctionLowering::evaluateConstant(const Expr &e) {
   return v;
 }
 
-Value FunctionLowering::callJit(const FunctionDef &fn, CallArgs &args, SourceRange at) {
+Value FunctionLowering::callJit(const Value &callee, CallArgs &args, SourceRange at) {
+  const FunctionDef &fn = *callee.function;
   for (const Frame &f : frames_)
     if (f.function == &fn)
       fail(at, DiagId::Recursion, "'" + fn.name + "' calls itself; @jit functions are inlined and cannot be recursive");
@@ -166,9 +170,21 @@ Value FunctionLowering::callJit(const FunctionDef &fn, CallArgs &args, SourceRan
     if (bound.count(p.name)) continue;
     if (!p.defaultValue)
       fail(at, DiagId::ArgumentMismatch, "'" + fn.name + "' is missing a value for parameter '" + p.name + "'");
-    bound[p.name] = evaluateConstant(*p.defaultValue);
+    // Defaults are evaluated in the callee's module.
+    Frame defaults;
+    defaults.module = callee.scope;
+    frames_.push_back(defaults);
+    Value v;
+    try {
+      v = evaluateConstant(*p.defaultValue);
+    } catch (...) {
+      frames_.pop_back();
+      throw;
+    }
+    frames_.pop_back();
+    bound[p.name] = v;
   }
-  return lowerFunctionBody(fn, std::move(bound), depth);
+  return lowerFunctionBody(fn, *callee.scope, std::move(bound), depth);
 }
 
 // =========================================================================== statements
@@ -233,9 +249,9 @@ void FunctionLowering::stmt(const Stmt &s) {
   }
   case Stmt::Kind::Return: {
     const auto &r = static_cast<const Return &>(s);
-    Frame &f = frames_.back();
-    f.returnValue = r.value ? expr(*r.value) : Value::none();
-    f.returned = true;
+    Value v = r.value ? expr(*r.value) : Value::none();  // may push and pop frames of inlined calls
+    frames_.back().returnValue = std::move(v);
+    frames_.back().returned = true;
     return;
   }
   case Stmt::Kind::If: return ifStmt(static_cast<const If &>(s));
@@ -543,23 +559,23 @@ void FunctionLowering::whileStmt(const While &s) {
 
 // ========================================================================== expressions
 
-std::vector<std::string> FunctionLowering::visibleNames() const {
+std::vector<std::string> FunctionLowering::visibleNames() {
   std::vector<std::string> names;
   if (!frames_.empty())
     for (const auto &[n, v] : frames_.back().locals) names.push_back(n);
-  for (const auto &[n, v] : module_.names) names.push_back(n);
-  for (const auto &[n, e] : module_.lazyAssignments) names.push_back(n);
+  for (const auto &[n, v] : currentModule().names) names.push_back(n);
+  for (const auto &[n, e] : currentModule().lazyAssignments) names.push_back(n);
   return names;
 }
 
 Value FunctionLowering::lookupGlobal(const std::string &id, SourceRange at) {
-  if (auto it = module_.names.find(id); it != module_.names.end()) return it->second;
-  if (auto it = module_.fromImports.find(id); it != module_.fromImports.end()) {
-    Value v = attributeOfModule(Value::ofModule(it->second.first), it->second.second, at);
-    module_.names[id] = v;
+  if (auto it = currentModule().names.find(id); it != currentModule().names.end()) return it->second;
+  if (auto it = currentModule().fromImports.find(id); it != currentModule().fromImports.end()) {
+    Value v = attributeOfModule(it->second.first, it->second.second, at);
+    currentModule().names[id] = v;
     return v;
   }
-  if (auto it = module_.lazyAssignments.find(id); it != module_.lazyAssignments.end()) {
+  if (auto it = currentModule().lazyAssignments.find(id); it != currentModule().lazyAssignments.end()) {
     if (std::find(evaluatingGlobals_.begin(), evaluatingGlobals_.end(), id) != evaluatingGlobals_.end())
       fail(at, DiagId::Recursion, "module-level name '" + id + "' is defined in terms of itself");
     evaluatingGlobals_.push_back(id);
@@ -571,7 +587,7 @@ Value FunctionLowering::lookupGlobal(const std::string &id, SourceRange at) {
       throw;
     }
     evaluatingGlobals_.pop_back();
-    module_.names[id] = v;
+    currentModule().names[id] = v;
     return v;
   }
   static const std::set<std::string> kPythonBuiltins = {"range", "min", "max", "len", "int", "float", "bool",
@@ -702,7 +718,7 @@ Value FunctionLowering::call(const Call &c) {
     if (!isJitFunction(*fn.function))
       fail(c.func->range, DiagId::NotJitFunction,
            "'" + fn.function->name + "' is not a @triton.jit function; kernels can only call @jit functions");
-    return callJit(*fn.function, args, c.range);
+    return callJit(fn, args, c.range);
   case Value::Kind::Builtin: return callBuiltin(fn, args, c.range);
   default: fail(c.func->range, DiagId::NotCallable, fn.describe() + " is not callable");
   }

@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -25,11 +26,14 @@ struct LoweringFailed {};
 struct ModuleScope {
   std::map<std::string, Value> names;
   std::map<std::string, const ast::Expr *> lazyAssignments;
-  // `from MODULE import NAME as ALIAS`: ALIAS -> (canonical module, NAME), resolved on use.
-  std::map<std::string, std::pair<std::string, std::string>> fromImports;
+  // `from MODULE import NAME as ALIAS`: ALIAS -> (the module, NAME), resolved on use.
+  std::map<std::string, std::pair<Value, std::string>> fromImports;
   FileId file = kNoFile;
   std::string fileName;
   std::string target = "cuda:sm_90a";  // decides which TLE-Struct tier is available
+  // Imported modules that are not .tle files (host libraries such as torch, or a
+  // misspelt module): why a kernel cannot use them, with the paths searched.
+  std::map<std::string, std::string> unresolvedImports;
 };
 
 // One argument as written at a call site.
@@ -43,11 +47,12 @@ struct CallArgs {
 class FunctionLowering {
 public:
   FunctionLowering(ModuleScope &module, mlir::OpBuilder &builder, DiagnosticEngine &diags)
-      : module_(module), builder_(builder), diags_(diags) {}
+      : root_(module), builder_(builder), diags_(diags) {}
 
-  // Lowers the body of `fn` into the current insertion block with `params` bound.
-  // Returns the value of its `return` (None if there is none).
-  Value lowerFunctionBody(const ast::FunctionDef &fn, std::map<std::string, Value> params, int inlineDepth);
+  // Lowers the body of `fn` (defined in `scope`) into the current insertion block with
+  // `params` bound. Returns the value of its `return` (None if there is none).
+  Value lowerFunctionBody(const ast::FunctionDef &fn, ModuleScope &scope, std::map<std::string, Value> params,
+                          int inlineDepth);
 
   // Evaluates a constant expression outside any function (module-level names, -D values).
   Value evaluateConstant(const ast::Expr &e);
@@ -99,6 +104,7 @@ public:
 private:
   struct Frame {
     std::map<std::string, Value> locals;
+    ModuleScope *module = nullptr;  // where global names are looked up
     const ast::FunctionDef *function = nullptr;
     bool returned = false;
     Value returnValue;
@@ -121,17 +127,18 @@ private:
   Value expr(const ast::Expr &e);
   Value name(const ast::Name &n);
   Value call(const ast::Call &c);
-  Value callJit(const ast::FunctionDef &fn, CallArgs &args, SourceRange at);
+  Value callJit(const Value &fn, CallArgs &args, SourceRange at);
+  ModuleScope &currentModule() { return frames_.empty() ? root_ : *frames_.back().module; }
   Value subscript(const ast::Subscript &s);
   Value attribute(const ast::Attribute &a);
 
   Value lookupGlobal(const std::string &name, SourceRange at);
-  std::vector<std::string> visibleNames() const;
+  std::vector<std::string> visibleNames();
 
-  ModuleScope &module_;
+  ModuleScope &root_;
   mlir::OpBuilder &builder_;
   DiagnosticEngine &diags_;
-  std::vector<Frame> frames_;
+  std::deque<Frame> frames_;  // a deque: references to a frame survive calls that push more
   std::vector<std::string> evaluatingGlobals_;  // cycle detection for module-level names
 };
 

@@ -18,7 +18,10 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 namespace tle {
 
@@ -32,46 +35,6 @@ std::string canonicalModule(const std::string &dotted) {
       dotted == "tle.language")
     return "tle";
   return dotted;
-}
-
-void buildModuleScope(const ast::Module &module, ModuleScope &scope) {
-  for (const ast::StmtPtr &s : module.body) {
-    if (auto *imp = ast::dyn_cast<ast::Import>(s.get())) {
-      for (const ast::Alias &a : imp->names) {
-        if (!a.asname.empty()) {
-          scope.names[a.asname] = Value::ofModule(canonicalModule(a.name));
-        } else {
-          std::string first = a.name.substr(0, a.name.find('.'));
-          scope.names[first] = Value::ofModule(canonicalModule(first));
-        }
-      }
-    } else if (auto *from = ast::dyn_cast<ast::ImportFrom>(s.get())) {
-      std::string mod = canonicalModule(from->module);
-      for (const ast::Alias &a : from->names) {
-        if (a.name == "*") continue;
-        std::string alias = a.asname.empty() ? a.name : a.asname;
-        std::string full = canonicalModule(from->module + "." + a.name);
-        if (full == "tle" || full == "triton.language" || full == "triton.language.math")
-          scope.names[alias] = Value::ofModule(full);
-        else
-          scope.fromImports[alias] = {mod, a.name};
-      }
-    } else if (auto *fn = ast::dyn_cast<ast::FunctionDef>(s.get())) {
-      scope.names[fn->name] = Value::ofFunction(fn);
-      scope.lazyAssignments.erase(fn->name);
-    } else if (auto *as = ast::dyn_cast<ast::Assign>(s.get())) {
-      for (const ast::ExprPtr &t : as->targets)
-        if (auto *n = ast::dyn_cast<ast::Name>(t.get())) {
-          scope.lazyAssignments[n->id] = as->value.get();
-          scope.names.erase(n->id);
-        }
-    } else if (auto *ann = ast::dyn_cast<ast::AnnAssign>(s.get())) {
-      if (auto *n = ast::dyn_cast<ast::Name>(ann->target.get()); n && ann->value) {
-        scope.lazyAssignments[n->id] = ann->value.get();
-        scope.names.erase(n->id);
-      }
-    }
-  }
 }
 
 // Names of @jit functions that another @jit function calls: helpers, not kernels.
@@ -195,8 +158,16 @@ public:
       : module_(module), options_(options), sources_(sources), diags_(diags), ctx_(ctx), builder_(&ctx) {}
 
   bool run(std::string &out);
+  const std::vector<std::string> &dependencies() const { return dependencies_; }
 
 private:
+  struct LoadedModule {
+    std::unique_ptr<ast::Module> ast;
+    ModuleScope scope;
+  };
+  bool buildScope(const ast::Module &module, ModuleScope &scope);
+  ModuleScope *findModule(const std::string &dotted, unsigned level, const std::string &fromDir, std::string &searched,
+                          bool &failed);
   bool parseDefines();
   void lowerKernel(const ast::FunctionDef &fn, const KernelRequest &request, const std::string &symbol);
   bool isConstexprParam(const ast::Param &p, FunctionLowering &fl);
@@ -212,7 +183,145 @@ private:
   std::vector<std::unique_ptr<ast::Module>> defineModules_;  // keep -D ASTs alive
   std::map<std::string, std::pair<Value, SourceRange>> defines_;
   std::set<std::string> usedDefines_;
+  std::map<std::string, std::unique_ptr<LoadedModule>> loaded_;  // by path
+  std::vector<std::string> dependencies_;
 };
+
+std::string directoryOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool isLibraryModule(const std::string &dotted) {
+  std::string top = dotted.substr(0, dotted.find('.'));
+  return top == "triton" || top == "tle" || top == "triton_dist" || canonicalModule(dotted) == "tle";
+}
+
+// Finds, loads and scopes DOTTED.tle (relative to `fromDir` for `level` > 0 imports).
+// Returns null when there is no such file (`searched` lists where it looked) or when
+// the file has errors (`failed`).
+ModuleScope *Specializer::findModule(const std::string &dotted, unsigned level, const std::string &fromDir,
+                                     std::string &searched, bool &failed) {
+  std::string rel = dotted;
+  std::replace(rel.begin(), rel.end(), '.', '/');
+  rel += ".tle";
+  std::vector<std::string> dirs;
+  if (level > 0) {
+    std::string base = fromDir;
+    for (unsigned i = 1; i < level; ++i) base += "/..";
+    dirs.push_back(base);
+  } else {
+    dirs.push_back(fromDir);
+    dirs.insert(dirs.end(), options_.includeDirs.begin(), options_.includeDirs.end());
+    if (!options_.stdlibDir.empty()) dirs.push_back(options_.stdlibDir);
+  }
+  for (const std::string &dir : dirs) {
+    std::string path = dir == "." ? rel : dir + "/" + rel;
+    searched += (searched.empty() ? "" : ", ") + path;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) continue;
+    if (auto it = loaded_.find(path); it != loaded_.end()) return &it->second->scope;
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto loaded = std::make_unique<LoadedModule>();
+    LoadedModule *raw = loaded.get();
+    loaded_[path] = std::move(loaded);
+    dependencies_.push_back(path);
+    FileId file = sources_.addBuffer(path, text.str());
+    raw->ast = parseFile(sources_, file, diags_);
+    if (!raw->ast || !buildScope(*raw->ast, raw->scope)) {
+      failed = true;
+      return nullptr;
+    }
+    return &raw->scope;
+  }
+  return nullptr;
+}
+
+// Module-level names: imports (resolved now), functions, and assignments (evaluated
+// when first used).
+bool Specializer::buildScope(const ast::Module &module, ModuleScope &scope) {
+  scope.file = module.file;
+  scope.fileName = module.name;
+  scope.target = options_.target;
+  std::string dir = module.name == "<stdin>" ? "." : directoryOf(module.name);
+  bool ok = true;
+  auto bindModule = [&](const std::string &name, const std::string &dotted, unsigned level) {
+    if (level == 0 && isLibraryModule(dotted)) {
+      scope.names[name] = Value::ofModule(canonicalModule(dotted));
+      return;
+    }
+    std::string searched;
+    bool failed = false;
+    if (ModuleScope *m = findModule(dotted, level, dir, searched, failed)) {
+      scope.names[name] = Value::ofUserModule(dotted, m);
+      return;
+    }
+    ok &= !failed;
+    // Host libraries (torch, os, ...) are fine to import; a kernel just cannot use them.
+    scope.names[name] = Value::ofModule(dotted);
+    scope.unresolvedImports[dotted] = "it is not a .tle module (searched: " + searched + ")";
+  };
+  for (const ast::StmtPtr &s : module.body) {
+    if (auto *imp = ast::dyn_cast<ast::Import>(s.get())) {
+      for (const ast::Alias &a : imp->names) {
+        if (!a.asname.empty()) bindModule(a.asname, a.name, 0);
+        else bindModule(a.name.substr(0, a.name.find('.')), a.name.substr(0, a.name.find('.')), 0);
+      }
+    } else if (auto *from = ast::dyn_cast<ast::ImportFrom>(s.get())) {
+      for (const ast::Alias &a : from->names) {
+        if (a.name == "*") continue;
+        std::string alias = a.asname.empty() ? a.name : a.asname;
+        std::string full = from->module.empty() ? a.name : from->module + "." + a.name;
+        if (from->level == 0 && isLibraryModule(full)) {
+          std::string canonical = canonicalModule(full);
+          if (canonical == "tle" || canonical == "triton.language" || canonical == "triton.language.math") {
+            scope.names[alias] = Value::ofModule(canonical);
+          } else {
+            scope.fromImports[alias] = {Value::ofModule(canonicalModule(from->module)), a.name};
+          }
+          continue;
+        }
+        // `from M import N`: N is a submodule M/N.tle, or a name defined in M.tle.
+        std::string searched;
+        bool failed = false;
+        if (ModuleScope *m = findModule(full, from->level, dir, searched, failed)) {
+          scope.names[alias] = Value::ofUserModule(full, m);
+          continue;
+        }
+        if (failed) {
+          ok = false;
+          continue;
+        }
+        searched.clear();
+        if (ModuleScope *m = from->module.empty() ? nullptr : findModule(from->module, from->level, dir, searched, failed)) {
+          scope.fromImports[alias] = {Value::ofUserModule(from->module, m), a.name};
+          continue;
+        }
+        ok &= !failed;
+        std::string mod = from->module.empty() ? a.name : from->module;
+        scope.fromImports[alias] = {Value::ofModule(mod), a.name};
+        scope.unresolvedImports[mod] = "it is not a .tle module (searched: " + searched + ")";
+      }
+    } else if (auto *fn = ast::dyn_cast<ast::FunctionDef>(s.get())) {
+      scope.names[fn->name] = Value::ofFunction(fn, &scope);
+      scope.lazyAssignments.erase(fn->name);
+    } else if (auto *as = ast::dyn_cast<ast::Assign>(s.get())) {
+      for (const ast::ExprPtr &t : as->targets)
+        if (auto *n = ast::dyn_cast<ast::Name>(t.get())) {
+          scope.lazyAssignments[n->id] = as->value.get();
+          scope.names.erase(n->id);
+        }
+    } else if (auto *ann = ast::dyn_cast<ast::AnnAssign>(s.get())) {
+      if (auto *n = ast::dyn_cast<ast::Name>(ann->target.get()); n && ann->value) {
+        scope.lazyAssignments[n->id] = ann->value.get();
+        scope.names.erase(n->id);
+      }
+    }
+  }
+  return ok;
+}
 
 // -D NAME=VALUE: VALUE is parsed as a Python expression in a buffer of its own, so its
 // errors point into the option.
@@ -350,7 +459,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
     for (size_t i = 0; i < argNames.size(); ++i)
       params[argNames[i]] = Value::ofRuntime(entry->getArgument(static_cast<unsigned>(i)), argTTypes[i]);
     try {
-      Value result = fl.lowerFunctionBody(fn, std::move(params), 0);
+      Value result = fl.lowerFunctionBody(fn, scope_, std::move(params), 0);
       if (result.kind != Value::Kind::None) fl.fail(fn.nameRange, DiagId::TypeMismatch, "a kernel cannot return a value");
       builder_.create<mlir::func::ReturnOp>(fl.loc(fn.range));
     } catch (const LoweringFailed &) {
@@ -362,10 +471,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
 }
 
 bool Specializer::run(std::string &out) {
-  buildModuleScope(module_, scope_);
-  scope_.file = module_.file;
-  scope_.fileName = module_.name;
-  scope_.target = options_.target;
+  if (!buildScope(module_, scope_)) return false;
   irModule_ = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&ctx_, module_.name, 1, 1));
   unsigned errorsBefore = diags_.errorCount();
 
@@ -457,12 +563,14 @@ bool Specializer::run(std::string &out) {
 }  // namespace
 
 bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
-              std::string &out) {
+              std::string &out, std::vector<std::string> *dependencies) {
   mlir::MLIRContext ctx;
   ctx.loadDialect<tle::ir::TleDialect, mlir::arith::ArithDialect, mlir::func::FuncDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect>();
   Specializer s(module, options, sources, diags, ctx);
-  return s.run(out);
+  bool ok = s.run(out);
+  if (dependencies) *dependencies = s.dependencies();
+  return ok;
 }
 
 }  // namespace tle

@@ -30,11 +30,16 @@ struct SemaOptions {
   unsigned numWarps = 4;
   unsigned numStages = 3;
   std::string target = "cuda:sm_90a";
+  // Where `import NAME` looks for NAME.tle after the importing file's directory: the -I
+  // directories in order, then tlec's own stdlib/tle.
+  std::vector<std::string> includeDirs;
+  std::string stdlibDir;
 };
 
 // Lowers the requested kernels to MLIR text (`--emit=mlir`). Reports every problem to
 // `diags` and returns false if there was an error.
+// `dependencies` receives the path of every .tle module imported (for -MD).
 bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources,
-              DiagnosticEngine &diags, std::string &out);
+              DiagnosticEngine &diags, std::string &out, std::vector<std::string> *dependencies = nullptr);
 
 }  // namespace tle

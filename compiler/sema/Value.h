@@ -14,6 +14,8 @@
 
 namespace tle::sema {
 
+struct ModuleScope;
+
 // The Triton type of a runtime value: a scalar or a block (tensor) of a dtype or of
 // pointers to a dtype.
 struct TType {
@@ -69,6 +71,7 @@ public:
   sema::DType dtype = sema::DType::I32;  // DType
   bool dtypeIsPointer = false;           // DType: pointer_type(dtype), as `ptr.dtype` answers
   const ast::FunctionDef *function = nullptr;  // Function
+  ModuleScope *scope = nullptr;  // Function: the module it is defined in; Module: a user .tle module
   std::vector<Value> boundArgs;  // Builtin: a method's `self`
   mlir::Value ir;                // Runtime
   TType type;                    // Runtime
@@ -116,10 +119,16 @@ public:
     v.text = std::move(name);
     return v;
   }
-  static Value ofFunction(const ast::FunctionDef *f) {
+  static Value ofFunction(const ast::FunctionDef *f, ModuleScope *scope) {
     Value v;
     v.kind = Kind::Function;
     v.function = f;
+    v.scope = scope;
+    return v;
+  }
+  static Value ofUserModule(std::string name, ModuleScope *scope) {
+    Value v = ofModule(std::move(name));
+    v.scope = scope;
     return v;
   }
   static Value ofBuiltin(std::string name, std::vector<Value> self = {}) {
