@@ -173,20 +173,25 @@ OUTPUT:
   --emit KIND                What to produce: tokens, ast, mlir, cuda, header, ptx, cubin,
                              ascendc. Default: from the extension of -o (.cu/.cuh cuda,
                              .h/.hpp header, .ptx ptx, .cubin cubin, .mlir mlir), else cuda
-                             (ascendc for an Ascend target). This version implements tokens
-                             and ast; the others report "not implemented yet".
+                             (ascendc for an Ascend target). This version implements tokens,
+                             ast and mlir (the tile IR); the others report "not implemented
+                             yet".
   --target TARGET            cuda:sm_90a (default), cuda:sm_80, cuda:sm_86, cuda:sm_87,
                              cuda:sm_89, cuda:sm_90, ascend:910b.
 
-KERNELS (checked now; used once the compiling stages land):
-  --kernel NAME              Compile kernel NAME (repeatable; default: every @jit kernel).
+KERNELS:
+  --kernel NAME              Compile kernel NAME (repeatable; default: every @jit function
+                             that no other @jit function uses).
   --signature SIG            Parameter types and constexpr values, Triton AOT syntax, e.g.
                              "*fp32:16, i32, 1024"; also "quoted" strings, true/false, None.
-                             The i-th --signature applies to the i-th --kernel.
+                             The i-th --signature applies to the i-th --kernel; trailing
+                             parameters with defaults may be left out.
   --num-warps N              Warps per program: 1, 2, 4, 8, 16 or 32 (default 4).
   --num-stages N             Software-pipelining depth, 1-16 (default 3).
-  -D, --define NAME=VALUE    Bind constexpr NAME to VALUE, a Python literal; -D NAME means True.
-  -I, --include DIR          Search DIR for imported .tle modules (repeatable).
+  -D, --define NAME=VALUE    Bind the constexpr parameter (or module-level name) NAME to
+                             VALUE, a Python expression; -D NAME means True.
+  -I, --include DIR          Search DIR for imported .tle modules (repeatable), after the
+                             importing file's directory and before tlec's stdlib/tle.
 
 DEPENDENCIES:
   -MD                        Also write a make-style dependency file (OUTPUT.d by default).

@@ -184,7 +184,7 @@ std::vector<int32_t> FunctionLowering::boundaryCheck(const std::optional<Value> 
   for (const Value &d : items) {
     int64_t i = requireInt(d, at, "a boundary_check dimension");
     if (i < 0 || i >= static_cast<int64_t>(ptr.type.blockShape.size()))
-      fail(at, DiagId::ShapeMismatch, "boundary_check dimension " + std::to_string(i) + " is out of range for a " + ptr.type.str());
+      fail(at, DiagId::ShapeMismatch, "boundary_check dimension " + std::to_string(i) + " is out of range for " + withArticle(ptr.type.str()));
     dims.push_back(static_cast<int32_t>(i));
   }
   return dims;
@@ -281,7 +281,7 @@ Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &at
   if (attr == "extract_tile" || attr == "insert_tile") return Value::ofBuiltin("tle." + attr, {v});
   if (kPlannedTl.count(attr))
     return Value::ofBuiltin("planned:method " + attr, {v});
-  fail(at, DiagId::UnknownAttribute, "a " + v.type.str() + " has no attribute '" + attr + "'");
+  fail(at, DiagId::UnknownAttribute, "" + withArticle(v.type.str()) + " has no attribute '" + attr + "'");
 }
 
 Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange at) {
@@ -373,6 +373,15 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
       if (match) return Value::ofBool(true);
     }
     return Value::ofBool(false);
+  }
+  if (name.rfind("dtype.", 0) == 0) {
+    bindArgs(*this, name, {{"self", true}}, args, at);
+    DType d = fn.boundArgs[0].dtype;
+    std::string q = name.substr(6);
+    bool r = q == "is_floating" ? isFloat(d) : q == "is_int" ? isInt(d) : q == "is_int_signed" ? isInt(d) && !isUnsigned(d)
+           : q == "is_int_unsigned" ? isUnsigned(d) : q == "is_fp8" ? isFp8(d) : q == "is_bf16" ? d == DType::BF16
+           : q == "is_fp16" ? d == DType::FP16 : q == "is_fp32" ? d == DType::FP32 : d == DType::FP64;
+    return Value::ofBool(r);
   }
   if (name == "print") fail(at, DiagId::NotImplemented, "print (tl.device_print) is not implemented yet in tlec's lowering");
   if (name == "tuple" || name == "list" || name == "str")
@@ -477,8 +486,8 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     padded.insert(padded.end(), in.type.shape.begin(), in.type.shape.end());
     for (size_t i = 0; i < shape.size() && padded.size() == shape.size(); ++i)
       if (padded[i] != shape[i] && padded[i] != 1)
-        fail(at, DiagId::ShapeMismatch, "cannot broadcast a " + in.type.str() + " to the requested shape");
-    if (in.type.shape.size() > shape.size()) fail(at, DiagId::ShapeMismatch, "cannot broadcast a " + in.type.str() + " to fewer dimensions");
+        fail(at, DiagId::ShapeMismatch, "cannot broadcast " + withArticle(in.type.str()) + " to the requested shape");
+    if (in.type.shape.size() > shape.size()) fail(at, DiagId::ShapeMismatch, "cannot broadcast " + withArticle(in.type.str()) + " to fewer dimensions");
     return broadcastTo(in, shape, at);
   }
   if (member == "expand_dims") {
@@ -487,7 +496,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     int64_t axis = requireInt(*a[1], at, "the axis");
     int64_t rank = static_cast<int64_t>(in.type.shape.size());
     if (axis < 0) axis += rank + 1;
-    if (axis < 0 || axis > rank) fail(at, DiagId::ShapeMismatch, "axis out of range for a " + in.type.str());
+    if (axis < 0 || axis > rank) fail(at, DiagId::ShapeMismatch, "axis out of range for " + withArticle(in.type.str()));
     std::vector<int64_t> shape = in.type.shape;
     shape.insert(shape.begin() + axis, 1);
     if (!in.type.isBlock()) return broadcastTo(in, shape, at);
@@ -685,7 +694,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
       elem.dtype = ptr.type.dtype;
       Value value = a[1]->isRuntime() ? cast(*a[1], elem.dtype, where[1]) : toRuntime(*a[1], where[1], &elem);
       if (value.type.shape.size() > ptr.type.blockShape.size())
-        fail(where[1], DiagId::ShapeMismatch, "cannot store a " + value.type.str() + " through a " + ptr.type.str());
+        fail(where[1], DiagId::ShapeMismatch, "cannot store " + withArticle(value.type.str()) + " through " + withArticle(ptr.type.str()));
       value = broadcastTo(value, ptr.type.blockShape, where[1]);
       builder_.create<tle::ir::StoreBlockOp>(l, ptr.ir, value.ir, builder_.getDenseI32ArrayAttr(check), mlir::StringAttr(),
                                              mlir::StringAttr());
@@ -697,16 +706,24 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     Value value = *a[1];
     if (value.isRuntime() && value.type.isBlock() && !ptr.type.isBlock()) ptr = broadcastTo(ptr, value.type.shape, where[0]);
     if (value.isRuntime() && value.type.shape.size() > ptr.type.shape.size())
-      fail(where[1], DiagId::ShapeMismatch, "cannot store a " + value.type.str() + " through a " + ptr.type.str());
+      fail(where[1], DiagId::ShapeMismatch, "cannot store " + withArticle(value.type.str()) + " through " + withArticle(ptr.type.str()));
     TType elem = ptr.type.withDType(ptr.type.dtype);
     value = value.isRuntime() ? cast(value, elem.dtype, where[1]) : toRuntime(value, where[1], &elem);
     value = broadcastTo(value, ptr.type.shape, where[1]);
     std::optional<Value> mask = maskArg(a[2], ptr.type.shape, where[2]);
-    auto strAttr = [&](size_t i) -> mlir::StringAttr {
-      if (!a[i] || a[i]->kind != Value::Kind::Str || a[i]->text.empty()) return {};
-      return builder_.getStringAttr(a[i]->text);
+    auto strAttr = [&](size_t i, std::initializer_list<const char *> allowed, const char *what) -> mlir::StringAttr {
+      if (!a[i] || a[i]->kind == Value::Kind::None) return {};
+      if (a[i]->kind != Value::Kind::Str) fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
+      if (a[i]->text.empty()) return {};
+      for (const char *ok : allowed)
+        if (a[i]->text == ok) return builder_.getStringAttr(a[i]->text);
+      std::string list;
+      for (const char *ok : allowed) list += (list.empty() ? "'" : ", '") + std::string(ok) + "'";
+      fail(where[i], DiagId::ConstantError, std::string(what) + " for a store must be one of " + list + ", got '" + a[i]->text + "'");
     };
-    builder_.create<tle::ir::StoreOp>(l, ptr.ir, value.ir, mask ? mask->ir : mlir::Value(), strAttr(4), strAttr(5));
+    builder_.create<tle::ir::StoreOp>(l, ptr.ir, value.ir, mask ? mask->ir : mlir::Value(),
+                                      strAttr(4, {".wb", ".cg", ".cs", ".wt"}, "cache_modifier"),
+                                      strAttr(5, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy"));
     return Value::none();
   }
 
@@ -803,7 +820,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     for (const Value &d : rest) dims.push_back(requireInt(d, at, "a dimension"));
     int64_t rank = static_cast<int64_t>(x.type.shape.size());
     if (dims.empty()) {
-      if (rank != 2 && member == "trans") fail(at, DiagId::ShapeMismatch, "tl.trans without dims needs a 2-D block, got a " + x.type.str());
+      if (rank != 2 && member == "trans") fail(at, DiagId::ShapeMismatch, "tl.trans without dims needs a 2-D block, got " + withArticle(x.type.str()));
       for (int64_t i = rank - 1; i >= 0; --i) dims.push_back(i);
     }
     if (static_cast<int64_t>(dims.size()) != rank) fail(at, DiagId::ShapeMismatch, "dims must list every dimension of the " + x.type.str());
@@ -850,8 +867,8 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     int64_t m = x.type.shape[r - 2], k = x.type.shape[r - 1], k2 = y.type.shape[r - 2], n = y.type.shape[r - 1];
     if (k != k2) {
       diags_.report(DiagId::ShapeMismatch, at, "tl.dot: the inner dimensions differ (" + std::to_string(k) + " and " + std::to_string(k2) + ")")
-          .note(where[0], "first operand is a " + x.type.str())
-          .note(where[1], "second operand is a " + y.type.str());
+          .note(where[0], "first operand is " + withArticle(x.type.str()))
+          .note(where[1], "second operand is " + withArticle(y.type.str()));
       throw LoweringFailed{};
     }
     if (m < 16 || n < 16 || k < 16)
@@ -1011,7 +1028,7 @@ Value FunctionLowering::reduction(const std::string &member, CallArgs &args, Sou
     fail(at, DiagId::NotImplemented, "index-returning reductions over all axes of a multi-dimensional block are not implemented yet");
   int64_t ax = axis ? (*axis < 0 ? *axis + static_cast<int64_t>(input.type.shape.size()) : *axis) : 0;
   if (ax < 0 || ax >= static_cast<int64_t>(input.type.shape.size()))
-    fail(at, DiagId::ShapeMismatch, "axis out of range for a " + input.type.str());
+    fail(at, DiagId::ShapeMismatch, "axis out of range for " + withArticle(input.type.str()));
   int64_t n = input.type.shape[static_cast<size_t>(ax)];
   TType rangeType;
   rangeType.dtype = DType::I32;

@@ -309,7 +309,7 @@ void FunctionLowering::ifStmt(const If &s) {
   }
   if (cond.type.isBlock())
     fail(s.test->range, DiagId::TypeMismatch,
-         "an 'if' condition must be a scalar, got a " + cond.type.str() + "; use tl.where for element-wise choice");
+         "an 'if' condition must be a scalar, got " + withArticle(cond.type.str()) + "; use tl.where for element-wise choice");
   if (cond.type.dtype != DType::I1) cond = compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
 
   mlir::Location l = loc(s.range);
@@ -349,10 +349,19 @@ void FunctionLowering::ifStmt(const If &s) {
       }
       if (!tv.isNumber() || !ev.isNumber()) continue;  // differs and cannot be merged: undefined after
     }
-    TType t = tv.isRuntime() ? tv.type : ev.isRuntime() ? ev.type : toRuntime(tv, s.range).type;
+    TType t;
+    if (tv.isRuntime() || ev.isRuntime()) {
+      t = tv.isRuntime() ? tv.type : ev.type;
+    } else {  // two different numbers: a type that holds both (float if either is)
+      bool anyFloat = tv.kind == Value::Kind::Float || ev.kind == Value::Kind::Float;
+      bool bothBool = tv.kind == Value::Kind::Bool && ev.kind == Value::Kind::Bool;
+      t.dtype = anyFloat ? DType::FP32 : bothBool ? DType::I1 : DType::I32;
+      for (const Value *v : {&tv, &ev})
+        if (v->kind == Value::Kind::Int && (v->intValue > INT32_MAX || v->intValue < INT32_MIN)) t.dtype = DType::I64;
+    }
     if (tv.isRuntime() && ev.isRuntime() && tv.type != ev.type)
       fail(s.range, DiagId::TypeMismatch,
-           "'" + name + "' is a " + tv.type.str() + " after the 'if' branch but a " + ev.type.str() +
+           "'" + name + "' is " + withArticle(tv.type.str()) + " after the 'if' branch but " + withArticle(ev.type.str()) +
                " after the 'else' branch; give it one type in both");
     merged.push_back(name);
     types.push_back(irType(t));
@@ -411,12 +420,14 @@ std::vector<mlir::Value> FunctionLowering::carriedYields(const std::vector<std::
   for (size_t i = 0; i < names.size(); ++i) {
     Value v = frames_.back().locals[names[i]];
     if (!v.isRuntime()) v = toRuntime(v, at, &inits[i].type);
+    // Triton's rule: a loop-carried value keeps its type. Converting silently would
+    // truncate `s = 0 ... s += 0.5` to integers.
     if (v.type != inits[i].type) {
-      if (v.type.shape != inits[i].type.shape || v.type.isPointer != inits[i].type.isPointer)
-        fail(at, DiagId::TypeMismatch,
-             "loop-carried '" + names[i] + "' is a " + inits[i].type.str() + " before the loop but a " + v.type.str() +
-                 " at the end of its body");
-      v = cast(v, inits[i].type.dtype, at);
+      bool dtypeOnly = v.type.shape == inits[i].type.shape && v.type.isPointer == inits[i].type.isPointer;
+      fail(at, DiagId::TypeMismatch,
+           "loop-carried '" + names[i] + "' is " + withArticle(inits[i].type.str()) + " before the loop but " +
+               withArticle(v.type.str()) + " at the end of its body" +
+               (dtypeOnly ? "; give it its final type before the loop (e.g. 0.0 rather than 0)" : ""));
     }
     yields.push_back(v.ir);
   }
@@ -471,7 +482,7 @@ void FunctionLowering::forStmt(const For &s) {
   for (const Value *v : {&start, &end, &step})
     if (v->isRuntime()) {
       if (v->type.isBlock() || !isInt(v->type.dtype))
-        fail(s.iter->range, DiagId::TypeMismatch, "range bounds must be integer scalars, got a " + v->type.str());
+        fail(s.iter->range, DiagId::TypeMismatch, "range bounds must be integer scalars, got " + withArticle(v->type.str()));
       if (bitWidth(v->type.dtype) > 32) indexType.dtype = DType::I64;
     } else if (v->kind == Value::Kind::Int && (v->intValue > INT32_MAX || v->intValue < INT32_MIN)) {
       indexType.dtype = DType::I64;
@@ -541,7 +552,7 @@ void FunctionLowering::whileStmt(const While &s) {
   if (!cond.isRuntime())
     fail(s.test->range, DiagId::NotImplemented, "a 'while' loop with a compile-time condition is not supported");
   if (cond.type.isBlock())
-    fail(s.test->range, DiagId::TypeMismatch, "a 'while' condition must be a scalar, got a " + cond.type.str());
+    fail(s.test->range, DiagId::TypeMismatch, "a 'while' condition must be a scalar, got " + withArticle(cond.type.str()));
   if (cond.type.dtype != DType::I1) cond = compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
   builder_.create<mlir::scf::ConditionOp>(l, cond.ir, beforeBlock->getArguments());
 
@@ -611,6 +622,10 @@ Value FunctionLowering::attribute(const Attribute &a) {
   switch (base.kind) {
   case Value::Kind::Module: return attributeOfModule(base, a.attr, a.attrRange);
   case Value::Kind::Runtime: return attributeOfRuntime(base, a.attr, a.attrRange);
+  case Value::Kind::Builtin:
+    if (base.text.rfind("planned:", 0) == 0)
+      fail(a.range, DiagId::NotImplemented, base.text.substr(8) + "." + a.attr + " is not implemented yet in tlec's lowering");
+    break;
   case Value::Kind::DType:
     if (a.attr == "element_ty" && base.dtypeIsPointer) return Value::ofDType(base.dtype);
     if (base.dtypeIsPointer) break;
@@ -647,7 +662,7 @@ Value FunctionLowering::subscript(const Subscript &s) {
       if (iv.kind != Value::Kind::None)
         fail(idx->range, DiagId::UnsupportedInKernel, "a block can be indexed only with ':' and None, got " + iv.describe());
       std::vector<int64_t> shape = v.type.shape;
-      if (dim > shape.size()) fail(idx->range, DiagId::ShapeMismatch, "too many indices for a " + v.type.str());
+      if (dim > shape.size()) fail(idx->range, DiagId::ShapeMismatch, "too many indices for " + withArticle(v.type.str()));
       shape.insert(shape.begin() + static_cast<long>(dim), 1);
       TType t = v.type.withShape(shape);
       if (!v.type.isBlock()) {
@@ -660,7 +675,7 @@ Value FunctionLowering::subscript(const Subscript &s) {
     }
     size_t slices = static_cast<size_t>(std::count_if(indices.begin(), indices.end(), [](const Expr *e) { return isa<Slice>(e); }));
     if (slices > base.type.shape.size())
-      fail(s.slice->range, DiagId::ShapeMismatch, "too many ':' for a " + base.type.str());
+      fail(s.slice->range, DiagId::ShapeMismatch, "too many ':' for " + withArticle(base.type.str()));
     return v;
   }
   if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) {
@@ -785,7 +800,7 @@ Value FunctionLowering::expr(const Expr &e) {
       for (const Value *v : {&acc, &rhs})
         if (v->isRuntime() && (v->type.isBlock() || v->type.dtype != DType::I1))
           fail(e.range, DiagId::TypeMismatch,
-               std::string("'") + spelling(b.op) + "' needs boolean scalars, got a " + v->type.str() +
+               std::string("'") + spelling(b.op) + "' needs boolean scalars, got " + withArticle(v->type.str()) +
                    "; use '&' and '|' for element-wise logic");
       acc = binary(b.op == BoolOp::And ? BinaryOp::BitAnd : BinaryOp::BitOr, acc, rhs, e.range, b.values[0]->range,
                    b.values[i]->range);

@@ -35,7 +35,7 @@ std::string Value::describe() const {
   case Kind::DType: return dtypeIsPointer ? std::string("pointer_type(") + dtypeTlName(dtype) + ")" : std::string("dtype ") + dtypeTlName(dtype);
   case Kind::Module: return "module '" + text + "'";
   case Kind::Function: return "function '" + (function ? function->name : std::string("?")) + "'";
-  case Kind::Builtin: return "builtin '" + text + "'";
+  case Kind::Builtin: return "builtin '" + (text.rfind("planned:", 0) == 0 ? text.substr(8) : text) + "'";
   case Kind::Runtime: return type.str();
   }
   return "?";
@@ -118,7 +118,7 @@ Value FunctionLowering::splatConstant(double value, DType d, const std::vector<i
 
 Value FunctionLowering::cast(const Value &in, DType to, SourceRange at, bool bitcast) {
   Value v = toRuntime(in, at);
-  if (v.type.isPointer) fail(at, DiagId::TypeMismatch, "a " + v.type.str() + " cannot be converted to " + dtypeName(to));
+  if (v.type.isPointer) fail(at, DiagId::TypeMismatch, "" + withArticle(v.type.str()) + " cannot be converted to " + dtypeName(to));
   DType from = v.type.dtype;
   TType t = v.type.withDType(to);
   if (from == to) return v;
@@ -225,8 +225,8 @@ FunctionLowering::Common FunctionLowering::commonType(const Value &a, const Valu
   std::vector<int64_t> sb = b.isRuntime() ? b.type.shape : std::vector<int64_t>{};
   if (!broadcastShapes(sa, sb, c.shape)) {
     diags_.report(DiagId::ShapeMismatch, at, "cannot broadcast shapes " + shapeStr(sa) + " and " + shapeStr(sb))
-        .note(ra, "left operand is a " + (a.isRuntime() ? a.type.str() : a.describe()))
-        .note(rb, "right operand is a " + (b.isRuntime() ? b.type.str() : b.describe()));
+        .note(ra, "left operand is " + withArticle(a.isRuntime() ? a.type.str() : a.describe()))
+        .note(rb, "right operand is " + withArticle(b.isRuntime() ? b.type.str() : b.describe()));
     throw LoweringFailed{};
   }
   c.dtype = promote(constantDType(a), !a.isRuntime(), constantDType(b), !b.isRuntime(), trueDiv);
@@ -287,7 +287,8 @@ Value FunctionLowering::binary(BinaryOp op, const Value &a, const Value &b, Sour
   bool bitwise = op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor || op == BinaryOp::LShift ||
                  op == BinaryOp::RShift;
   if (op == BinaryOp::MatMul) fail(at, DiagId::TypeMismatch, "'@' is not defined on blocks; use tl.dot");
-  if (op == BinaryOp::Pow) fail(at, DiagId::TypeMismatch, "'**' is not defined on runtime values; use tl.math.pow");
+  if (op == BinaryOp::Pow)
+    fail(at, DiagId::TypeMismatch, "'**' is not defined on runtime values; multiply, or use tl.exp2(y * tl.log2(x))");
   if ((bitwise || op == BinaryOp::FloorDiv) && (isFloat(da) || isFloat(db)))
     fail(at, DiagId::TypeMismatch,
          std::string("'") + spelling(op) + "' needs integer operands, got " + dtypeName(da) + " and " + dtypeName(db));
@@ -385,7 +386,7 @@ Value FunctionLowering::unary(UnaryOp op, const Value &v, SourceRange at) {
     return binary(BinaryOp::BitXor, v, splatConstant(-1, d, v.type.shape, at), at, at, at);
   case UnaryOp::Not:
     if (v.type.isBlock())
-      fail(at, DiagId::TypeMismatch, "'not' needs a scalar, got a " + v.type.str() + "; use '~' or '== 0' element-wise");
+      fail(at, DiagId::TypeMismatch, "'not' needs a scalar, got " + withArticle(v.type.str()) + "; use '~' or '== 0' element-wise");
     return compare(CmpOp::Eq, v, Value::ofInt(0), at, at, at);
   }
   return v;

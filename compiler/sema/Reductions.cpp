@@ -15,7 +15,7 @@ Value FunctionLowering::reshape(const Value &v, const std::vector<int64_t> &shap
   for (int64_t d : shape) b *= d;
   if (a != b)
     fail(at, DiagId::ShapeMismatch,
-         "cannot reshape a " + in.type.str() + " (" + std::to_string(a) + " elements) to " + std::to_string(b) + " elements");
+         "cannot reshape " + withArticle(in.type.str()) + " (" + std::to_string(a) + " elements) to " + std::to_string(b) + " elements");
   if (!in.type.isBlock()) return broadcastTo(in, shape, at);
   TType t = in.type.withShape(shape);
   auto op = builder_.create<tle::ir::ReshapeOp>(loc(at), irType(t), in.ir);
@@ -63,7 +63,7 @@ std::vector<Value> FunctionLowering::reduce(std::vector<Value> inputs, std::opti
     ax = *axis < 0 ? *axis + static_cast<int64_t>(shape.size()) : *axis;
     if (ax < 0 || ax >= static_cast<int64_t>(shape.size()))
       fail(at, DiagId::ShapeMismatch,
-           "axis " + std::to_string(*axis) + " is out of range for a " + inputs[0].type.str());
+           "axis " + std::to_string(*axis) + " is out of range for " + withArticle(inputs[0].type.str()));
   }
   std::vector<int64_t> resultShape = shape;
   resultShape.erase(resultShape.begin() + ax);
@@ -94,7 +94,7 @@ std::vector<Value> FunctionLowering::reduce(std::vector<Value> inputs, std::opti
   std::vector<mlir::Value> yields;
   for (size_t i = 0; i < combined.size(); ++i) {
     Value c = combined[i].isRuntime() ? combined[i] : toRuntime(combined[i], at, &acc[i].type);
-    if (c.type.isBlock()) fail(at, DiagId::TypeMismatch, "the combine function must return scalars, got a " + c.type.str());
+    if (c.type.isBlock()) fail(at, DiagId::TypeMismatch, "the combine function must return scalars, got " + withArticle(c.type.str()));
     if (c.type.dtype != acc[i].type.dtype) c = cast(c, acc[i].type.dtype, at);
     yields.push_back(c.ir);
   }

@@ -49,8 +49,15 @@ void collectCalls(const ast::Expr *e, std::set<std::string> &out) {
     auto *c = static_cast<const ast::Call *>(e);
     if (auto *n = ast::dyn_cast<ast::Name>(c->func.get())) out.insert(n->id);
     collectCalls(c->func.get(), out);
-    for (const ast::ExprPtr &a : c->args) collectCalls(a.get(), out);
-    for (const ast::Keyword &k : c->keywords) collectCalls(k.value.get(), out);
+    // A function passed to another (tl.reduce's combine_fn) is a helper too.
+    for (const ast::ExprPtr &a : c->args) {
+      if (auto *n = ast::dyn_cast<ast::Name>(a.get())) out.insert(n->id);
+      collectCalls(a.get(), out);
+    }
+    for (const ast::Keyword &k : c->keywords) {
+      if (auto *n = ast::dyn_cast<ast::Name>(k.value.get())) out.insert(n->id);
+      collectCalls(k.value.get(), out);
+    }
     return;
   }
   case K::BinOp: {
@@ -141,7 +148,7 @@ std::string mangle(const std::vector<SignatureEntry> &sig) {
   for (const SignatureEntry &e : sig) {
     out += "_";
     switch (e.kind) {
-    case SignatureEntry::Kind::Pointer: out += "p" + e.dtype + (e.hint == 16 ? "a16" : ""); break;
+    case SignatureEntry::Kind::Pointer: out += std::string(e.isConst ? "pk" : "p") + e.dtype + (e.hint == 16 ? "a16" : ""); break;
     case SignatureEntry::Kind::Scalar: out += e.dtype + (e.hint == 16 ? "d16" : e.hint == 1 ? "e1" : ""); break;
     case SignatureEntry::Kind::Constexpr:
       for (char c : e.value) out += std::isalnum(static_cast<unsigned char>(c)) ? c : c == '-' ? 'm' : c == '.' ? 'p' : 'x';
@@ -330,7 +337,14 @@ bool Specializer::parseDefines() {
   for (const auto &[name, value] : options_.defines) {
     FileId f = sources_.addBuffer("<-D " + name + ">", name + " = " + value + "\n");
     std::unique_ptr<ast::Module> m = parseFile(sources_, f, diags_);
-    if (!m || m->body.size() != 1 || !ast::isa<ast::Assign>(m->body[0].get())) {
+    if (!m) {
+      ok = false;
+      continue;
+    }
+    if (m->body.size() != 1 || !ast::isa<ast::Assign>(m->body[0].get()) ||
+        static_cast<const ast::Assign *>(m->body[0].get())->targets.size() != 1) {
+      diags_.report(DiagId::InvalidDefine, SourceRange({f, 1, 1}, sources_.endOfFile(f)),
+                    "-D " + name + "=VALUE needs VALUE to be a single expression");
       ok = false;
       continue;
     }
@@ -508,6 +522,7 @@ bool Specializer::run(std::string &out) {
   }
   std::map<std::string, int> requestCount;
   for (const KernelRequest &r : requests) ++requestCount[r.name];
+  std::set<std::string> symbols;
 
   for (const KernelRequest &r : requests) {
     const ast::FunctionDef *fn = findJit(r.name);
@@ -525,12 +540,17 @@ bool Specializer::run(std::string &out) {
       }
       continue;
     }
-    std::string symbol = requestCount[r.name] > 1 && r.signature ? r.name + "_" + mangle(*r.signature) : r.name;
+    std::string symbol = requestCount[r.name] > 1 && r.signature ? r.name + mangle(*r.signature) : r.name;
+    if (!symbols.insert(symbol).second) {
+      diags_.report(DiagId::SignatureMismatch, r.signatureRange.isValid() ? r.signatureRange : SourceRange(),
+                    "kernel '" + r.name + "' is requested twice with the same specialization");
+      continue;
+    }
     lowerKernel(*fn, r, symbol);
     if (diags_.shouldStop()) break;
   }
   for (const auto &[name, d] : defines_)
-    if (!usedDefines_.count(name))
+    if (diags_.errorCount() == errorsBefore && !usedDefines_.count(name))
       diags_.report(DiagId::UnusedDefine, d.second,
                     "-D " + name + " matches no constexpr parameter of the compiled kernels and no module-level name");
   if (diags_.errorCount() != errorsBefore) return false;

@@ -56,6 +56,13 @@ struct TType {
   std::string str() const;
 };
 
+// "a block[16] of fp32", "an i32", "an fp16": a type name with its article.
+inline std::string withArticle(const std::string &typeName) {
+  char c = typeName.empty() ? 'x' : typeName[0];
+  bool an = c == 'i' || c == 'f' || c == 'e' || c == 'a' || c == 'o';
+  return (an ? "an " : "a ") + typeName;
+}
+
 class Value {
 public:
   enum class Kind {
