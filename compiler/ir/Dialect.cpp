@@ -294,4 +294,53 @@ LogicalResult ExclusiveCumsumOp::verify() {
   return success();
 }
 
+LogicalResult AllocOp::verify() {
+  BufferType t = getType();
+  for (int64_t d : t.getBlockType().getShape())
+    if (d <= 0) return emitOpError("buffer dimensions must be positive");
+  if (!llvm::is_contained({"smem", "UB", "L1", "L0A", "L0B", "L0C"}, t.getSpace()))
+    return emitOpError("unknown memory space '") << t.getSpace() << "'";
+  return success();
+}
+
+LogicalResult LocalPtrOp::verify() {
+  BufferType buf = getBuffer().getType();
+  if (buf.getSpace() != "smem") return emitOpError("needs a shared-memory buffer");
+  RankedTensorType block = buf.getBlockType();
+  auto ptr = dyn_cast<PointerType>(elementTypeOf(getType()));
+  if (!ptr || ptr.getPointeeType() != block.getElementType() || ptr.getAddressSpace() != 3)
+    return emitOpError("result must be shared-memory pointers (address space 3) to the buffer's element type");
+  if (getIndices().empty()) {
+    if (shapeOf(getType()) != block.getShape()) return emitOpError("without indices the result has the buffer's shape");
+    return success();
+  }
+  if (static_cast<int64_t>(getIndices().size()) != block.getRank())
+    return emitOpError("needs ") << block.getRank() << " indices, got " << getIndices().size();
+  ArrayRef<int64_t> shape = shapeOf(getIndices()[0].getType());
+  for (Value i : getIndices()) {
+    if (!isa<IntegerType>(elementTypeOf(i.getType()))) return emitOpError("indices must be integers");
+    if (shapeOf(i.getType()) != shape) return emitOpError("indices must all have one shape");
+  }
+  if (shapeOf(getType()) != shape) return emitOpError("result shape must be the indices' shape");
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  bool toLocal = isa<BufferType>(getDst().getType());
+  Type global = toLocal ? getSrc().getType() : getDst().getType();
+  Type local = toLocal ? getDst().getType() : getSrc().getType();
+  auto buf = dyn_cast<BufferType>(local);
+  auto ptr = dyn_cast<PointerType>(elementTypeOf(global));
+  if (!buf || !ptr || isa<BufferType>(global))
+    return emitOpError("one operand must be a block of global pointers and the other a buffer");
+  if (ptr.getPointeeType() != buf.getBlockType().getElementType()) return emitOpError("element types differ");
+  if (shapeOf(global) != buf.getBlockType().getShape()) return emitOpError("the pointer block and the buffer differ in shape");
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  if (getType() != getBuffer().getType().getBlockType()) return emitOpError("result must have the buffer's shape and element type");
+  return success();
+}
+
 }  // namespace tle::ir

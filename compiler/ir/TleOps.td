@@ -137,6 +137,41 @@ def Tle_TransOp : Tle_Op<"trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+// ---- TLE-Struct buffers ----------------------------------------------------------------
+def Tle_AllocOp : Tle_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "allocate an on-chip buffer for the program's lifetime";
+  let results = (outs Tle_Buffer:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_LocalPtrOp : Tle_Op<"local_ptr", [Pure]> {
+  let summary = "pointers (address space 3) into a shared-memory buffer at the given indices";
+  let description = [{
+    One index operand per buffer dimension, all of one shape; the result has that shape.
+    Without indices the result points at every element (the buffer's shape).
+  }];
+  let arguments = (ins Tle_Buffer:$buffer, Variadic<AnyType>:$indices);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$buffer (`[` $indices^ `]`)? attr-dict `:` type($buffer) (`,` type($indices)^)? `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_CopyOp : Tle_Op<"copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a block between global memory (a block of pointers) and a buffer, either way";
+  let arguments = (ins AnyType:$src, AnyType:$dst);
+  let assemblyFormat = "$src `,` $dst attr-dict `:` type($src) `,` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Tle_LocalLoadOp : Tle_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read a whole buffer into a block";
+  let arguments = (ins Tle_Buffer:$buffer);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 // ---- TLE-Lite tiles and scans ----------------------------------------------------------
 def Tle_ExtractTileOp : Tle_Op<"extract_tile", [Pure]> {
   let summary = "the sub-tile of `src` starting at `offsets` (multiples of the result shape)";

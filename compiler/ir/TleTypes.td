@@ -23,6 +23,17 @@ def Tle_BlockPointerType : TypeDef<Tle_Dialect, "BlockPointer"> {
   let assemblyFormat = "`<` $blockType `>`";
 }
 
+// An on-chip buffer (tle.gpu.alloc, tle.dsa.alloc): `shape` elements in memory `space`
+// ("smem" for GPU shared memory; "UB", "L1", "L0A", "L0B", "L0C" on Ascend).
+def Tle_BufferType : TypeDef<Tle_Dialect, "Buffer"> {
+  let mnemonic = "buffer";
+  let summary = "a statically shaped buffer in an on-chip memory";
+  let parameters = (ins "::mlir::RankedTensorType":$blockType, StringRefParameter<>:$space);
+  let assemblyFormat = "`<` $blockType `,` $space `>`";
+}
+
+def Tle_Buffer : Type<CPred<"::mlir::isa<::tle::ir::BufferType>($_self)">, "buffer", "::tle::ir::BufferType">;
+
 def Tle_BlockPtr : Type<CPred<"::mlir::isa<::tle::ir::BlockPointerType>($_self)">, "block pointer",
                         "::tle::ir::BlockPointerType">;
 

@@ -83,6 +83,13 @@ static std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const st
   return out;
 }
 
+std::vector<int64_t> FunctionLowering::shapeArgAny(const Value &v, SourceRange at) {
+  std::vector<int64_t> shape;
+  std::vector<Value> dims = v.kind == Value::Kind::Tuple ? v.elements : std::vector<Value>{v};
+  for (const Value &d : dims) shape.push_back(requireInt(d, at, "a shape dimension"));
+  return shape;
+}
+
 static std::vector<int64_t> shapeArg(FunctionLowering &fl, const Value &v, SourceRange at) {
   std::vector<int64_t> shape;
   auto dim = [&](const Value &d) {
@@ -97,6 +104,142 @@ static std::vector<int64_t> shapeArg(FunctionLowering &fl, const Value &v, Sourc
     dim(v);
   }
   return shape;
+}
+
+// Shared memory a block may use, by target: what a kernel can request dynamically.
+static int64_t sharedMemoryLimit(const std::string &target) {
+  if (target == "cuda:sm_90a" || target == "cuda:sm_90") return 227 * 1024;
+  if (target == "cuda:sm_80" || target == "cuda:sm_87") return 163 * 1024;
+  return 99 * 1024;  // sm_86, sm_89
+}
+
+// tle.gpu.alloc / local_ptr / copy / local_load / memory_space.
+Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, SourceRange at) {
+  std::vector<SourceRange> where;
+  mlir::Location l = loc(at);
+  auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &fn) {
+    if (!v.isRuntime() || !v.type.isBuffer)
+      fail(r, DiagId::TypeMismatch, fn + " needs a buffer from tle.gpu.alloc, got " +
+                                        withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+  };
+  if (member == "alloc") {
+    auto a = bindArgs(*this, "tle.gpu.alloc", {{"shape", true}, {"dtype", true}, {"layout", false}, {"scope", false}, {"nv_mma_shared_layout", false}},
+                      args, at, &where);
+    std::vector<int64_t> shape;
+    std::vector<Value> dims = a[0]->kind == Value::Kind::Tuple ? a[0]->elements : std::vector<Value>{*a[0]};
+    for (const Value &d : dims) {
+      int64_t n = requireInt(d, where[0], "a buffer dimension");
+      if (n <= 0) fail(where[0], DiagId::ShapeMismatch, "buffer dimensions must be positive, got " + std::to_string(n));
+      shape.push_back(n);
+    }
+    DType d = requireDType(*a[1], where[1], "the dtype");
+    if (a[2] && a[2]->kind != Value::Kind::None)
+      fail(where[2], DiagId::NotImplemented, "explicit shared-memory layouts are not implemented yet; omit layout=");
+    std::string scope = "smem";
+    if (a[3] && a[3]->kind != Value::Kind::None) {
+      if (a[3]->kind != Value::Kind::Builtin || a[3]->text.rfind("tle.gpu.storage.", 0) != 0)
+        fail(where[3], DiagId::TypeMismatch, "scope must be tle.gpu.smem (or tle.gpu.storage_kind.smem), got " + a[3]->describe());
+      scope = a[3]->text.substr(16);
+    }
+    if (scope == "tmem")
+      fail(where[3], DiagId::UnsupportedInKernel, "tensor-memory (tmem) buffers are not supported: they need Blackwell (sm_100), and tlec targets sm_80-sm_90a");
+    int64_t bytes = (bitWidth(d) + 7) / 8;
+    for (int64_t n : shape) bytes *= n;
+    int64_t limit = sharedMemoryLimit(currentModule().target);
+    if (bytes > limit)
+      fail(at, DiagId::ShapeMismatch, "a buffer of " + std::to_string(bytes) + " bytes exceeds the " + std::to_string(limit / 1024) +
+                                          " KiB of shared memory a block can use on " + currentModule().target);
+    TType t;
+    t.dtype = d;
+    t.isBuffer = true;
+    t.blockShape = shape;
+    t.space = scope;
+    auto op = builder_.create<tle::ir::AllocOp>(l, irType(t));
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "local_ptr") {
+    auto a = bindArgs(*this, "tle.gpu.local_ptr", {{"buffer", true}, {"indices", false}}, args, at, &where);
+    requireBuffer(*a[0], where[0], "tle.gpu.local_ptr");
+    const TType &buf = a[0]->type;
+    if (buf.space != "smem")
+      fail(where[0], DiagId::TypeMismatch, "tle.gpu.local_ptr needs a shared-memory buffer, got " + withArticle(buf.str()));
+    std::vector<mlir::Value> indices;
+    std::vector<int64_t> shape = buf.blockShape;
+    if (a[1] && a[1]->kind != Value::Kind::None) {
+      if (a[1]->kind != Value::Kind::Tuple)
+        fail(where[1], DiagId::TypeMismatch, "local_ptr indices must be a tuple or list with one index per buffer dimension");
+      const std::vector<Value> &idx = a[1]->elements;
+      if (idx.size() != buf.blockShape.size())
+        fail(where[1], DiagId::ShapeMismatch, "local_ptr needs " + std::to_string(buf.blockShape.size()) + " indices for " +
+                                                  withArticle(buf.str()) + ", got " + std::to_string(idx.size()));
+      std::optional<std::vector<int64_t>> common;
+      TType i32;
+      i32.dtype = DType::I32;
+      for (const Value &i : idx) {
+        Value v = i.isRuntime() ? i : toRuntime(i, where[1], &i32);
+        if (v.type.isPointer || !isInt(v.type.dtype))
+          fail(where[1], DiagId::TypeMismatch, "local_ptr indices must be integers, got " + withArticle(v.type.str()));
+        if (common && *common != v.type.shape)
+          fail(where[1], DiagId::ShapeMismatch, "local_ptr indices must all have one shape (all scalars, or blocks of one shape)");
+        common = v.type.shape;
+        indices.push_back(v.ir);
+      }
+      shape = *common;
+    }
+    TType t;
+    t.dtype = buf.dtype;
+    t.isPointer = true;
+    t.addressSpace = 3;
+    t.shape = shape;
+    auto op = builder_.create<tle::ir::LocalPtrOp>(l, irType(t), a[0]->ir, indices);
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "copy") {
+    auto a = bindArgs(*this, "tle.gpu.copy", {{"src", true}, {"dst", true}, {"shape", true}}, args, at, &where);
+    bool toLocal = a[1]->isRuntime() && a[1]->type.isBuffer;
+    const Value &global = toLocal ? *a[0] : *a[1];
+    const Value &local = toLocal ? *a[1] : *a[0];
+    SourceRange gr = toLocal ? where[0] : where[1], lr = toLocal ? where[1] : where[0];
+    if (!local.isRuntime() || !local.type.isBuffer || !global.isRuntime() || !global.type.isPointer ||
+        global.type.addressSpace != 1)
+      fail(at, DiagId::TypeMismatch, "tle.gpu.copy copies between global memory (a block of pointers) and a buffer; got " +
+                                         withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()) + " and " +
+                                         withArticle(a[1]->isRuntime() ? a[1]->type.str() : a[1]->describe()));
+    std::vector<int64_t> shape = shapeArgAny(*a[2], where[2]);
+    auto shapeText = [](const std::vector<int64_t> &s) {
+      std::string r = "[";
+      for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+      return r + "]";
+    };
+    // Stricter than upstream, which does not check: a mismatch would copy the wrong elements.
+    if (shape != local.type.blockShape)
+      fail(where[2], DiagId::ShapeMismatch, "the copy shape " + shapeText(shape) + " differs from the buffer's shape " +
+                                                shapeText(local.type.blockShape));
+    if (global.type.shape != shape)
+      fail(gr, DiagId::ShapeMismatch, "the copy shape " + shapeText(shape) + " differs from the pointer block's shape " +
+                                          shapeText(global.type.shape));
+    if (global.type.dtype != local.type.dtype)
+      fail(lr, DiagId::TypeMismatch, std::string("tle.gpu.copy between ") + dtypeName(global.type.dtype) + " memory and " +
+                                         withArticle(local.type.str()));
+    builder_.create<tle::ir::CopyOp>(l, a[0]->ir, a[1]->ir);
+    return Value::none();
+  }
+  if (member == "local_load") {
+    auto a = bindArgs(*this, "tle.gpu.local_load", {{"buffer", true}}, args, at, &where);
+    requireBuffer(*a[0], where[0], "tle.gpu.local_load");
+    TType t;
+    t.dtype = a[0]->type.dtype;
+    t.shape = a[0]->type.blockShape;
+    auto op = builder_.create<tle::ir::LocalLoadOp>(l, irType(t), a[0]->ir);
+    return Value::ofRuntime(op.getResult(), t);
+  }
+  if (member == "memory_space") {
+    auto a = bindArgs(*this, "tle.gpu.memory_space", {{"input", true}, {"space", true}}, args, at, &where);
+    if (a[1]->kind != Value::Kind::Str || (a[1]->text != "shared_memory" && a[1]->text != "register"))
+      fail(where[1], DiagId::ConstantError, "the memory space must be \"shared_memory\" or \"register\"");
+    return *a[0];  // a placement hint for the layout passes
+  }
+  fail(at, DiagId::NotImplemented, "tle.gpu." + member + " is not implemented yet in tlec's lowering");
 }
 
 // tle.extract_tile(x, index, shape) / tle.insert_tile(x, tile, index): the source is cut
@@ -249,7 +392,14 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofModule("tle." + attr);
     }
     if (kPlannedTle.count(attr)) return Value::ofBuiltin("planned:tle." + attr);
-  } else if (m == "tle.gpu" || m == "tle.dsa") {
+  } else if (m == "tle.gpu" || m == "tle.gpu.storage_kind") {
+    if (attr == "smem" || attr == "tmem") return Value::ofBuiltin("tle.gpu.storage." + attr);
+    if (m == "tle.gpu" && attr == "storage_kind") return Value::ofModule("tle.gpu.storage_kind");
+    if (m == "tle.gpu" && (attr == "alloc" || attr == "local_ptr" || attr == "copy" || attr == "local_load" ||
+                           attr == "memory_space"))
+      return Value::ofBuiltin("tle.gpu." + attr);
+    return Value::ofBuiltin("planned:" + m + "." + attr);
+  } else if (m == "tle.dsa") {
     return Value::ofBuiltin("planned:" + m + "." + attr);
   } else {
     auto why = currentModule().unresolvedImports.find(m);
@@ -519,6 +669,9 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     bool bitcast = a[3] && truthy(*a[3], at);
     return cast(*a[0], d, at, bitcast);
   }
+
+  // ---- TLE-Struct GPU buffers ----
+  if (name.rfind("tle.gpu.", 0) == 0 && name.rfind("tle.gpu.storage.", 0) != 0) return gpuStruct(member, args, at);
 
   // ---- TLE-Lite tiles and scans ----
   if (name == "tle.extract_tile" || name == "tle.insert_tile") return tileOp(name == "tle.extract_tile", args, at);

@@ -11,6 +11,11 @@ namespace tle::sema {
 using namespace ast;
 
 std::string TType::str() const {
+  if (isBuffer) {
+    std::string s = (space == "smem" ? std::string("shared-memory") : space) + " buffer[";
+    for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
+    return s + "] of " + dtypeName(dtype);
+  }
   if (isBlockPtr) {
     std::string s = std::string("block pointer to [");
     for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
@@ -66,6 +71,8 @@ mlir::Type FunctionLowering::irType(const TType &t) {
   mlir::Type elem = irScalarType(t.dtype);
   if (t.isBlockPtr)
     return tle::ir::BlockPointerType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem));
+  if (t.isBuffer)
+    return tle::ir::BufferType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem), t.space);
   if (t.isPointer) elem = tle::ir::PointerType::get(builder_.getContext(), elem, t.addressSpace);
   if (t.shape.empty()) return elem;
   return mlir::RankedTensorType::get(t.shape, elem);
@@ -258,9 +265,12 @@ Value FunctionLowering::binary(BinaryOp op, const Value &a, const Value &b, Sour
 
   Common common = commonType(a, b, at, ra, rb, op == BinaryOp::Div);
   const std::vector<int64_t> &shape = common.shape;
-  for (const auto &[v, r] : {std::pair<const Value &, SourceRange>(a, ra), {b, rb}})
+  for (const auto &[v, r] : {std::pair<const Value &, SourceRange>(a, ra), {b, rb}}) {
     if (v.isRuntime() && v.type.isBlockPtr)
       fail(r, DiagId::TypeMismatch, "block pointers do not support arithmetic; move them with tl.advance");
+    if (v.isRuntime() && v.type.isBuffer)
+      fail(r, DiagId::TypeMismatch, "a buffer is not a value; read it with tle.gpu.local_load or address it with tle.gpu.local_ptr");
+  }
   mlir::Location l = loc(at);
   // Pointer arithmetic: pointer +/- integer.
   bool aPtr = a.isRuntime() && a.type.isPointer, bPtr = b.isRuntime() && b.type.isPointer;

@@ -27,6 +27,9 @@ struct TType {
   // elements of `dtype`.
   bool isBlockPtr = false;
   std::vector<int64_t> blockShape;
+  // An on-chip buffer (tle.gpu.alloc) of `blockShape` elements of `dtype` in `space`.
+  bool isBuffer = false;
+  std::string space;
 
   bool isBlock() const { return !shape.empty(); }
   TType scalar() const {
@@ -44,12 +47,14 @@ struct TType {
     t.dtype = d;
     t.isPointer = false;
     t.isBlockPtr = false;
+    t.isBuffer = false;
+    t.space.clear();
     t.blockShape.clear();
     return t;
   }
   bool operator==(const TType &o) const {
     return dtype == o.dtype && isPointer == o.isPointer && addressSpace == o.addressSpace && shape == o.shape &&
-           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape;
+           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape && isBuffer == o.isBuffer && space == o.space;
   }
   bool operator!=(const TType &o) const { return !(*this == o); }
   // "fp32", "pointer<fp16>", "block[64, 32] of fp32"
