@@ -343,4 +343,37 @@ LogicalResult LocalLoadOp::verify() {
   return success();
 }
 
+LogicalResult DsaCopyOp::verify() {
+  bool toLocal = isa<BufferType>(getDst().getType());
+  Type global = toLocal ? getSrc().getType() : getDst().getType();
+  auto buf = dyn_cast<BufferType>(toLocal ? getDst().getType() : getSrc().getType());
+  auto ptr = dyn_cast<PointerType>(elementTypeOf(global));
+  if (!buf || !ptr) return emitOpError("copies between global memory (a block of pointers) and a local buffer");
+  if (ptr.getPointeeType() != buf.getBlockType().getElementType()) return emitOpError("element types differ");
+  if (shapeOf(global) != buf.getBlockType().getShape()) return emitOpError("the pointer block and the buffer differ in shape");
+  if (static_cast<int64_t>(getSizes().size()) != buf.getBlockType().getRank()) return emitOpError("needs one size per dimension");
+  return success();
+}
+
+LogicalResult DsaElementwiseOp::verify() {
+  if (!llvm::is_contained({"add", "sub", "mul", "div", "max", "min"}, getKind()))
+    return emitOpError("unknown element-wise kind '") << getKind() << "'";
+  for (Value v : {getLhs(), getRhs(), getOut()}) {
+    auto b = cast<BufferType>(v.getType());
+    if (b.getSpace() != "UB") return emitOpError("operands must be UB buffers");
+    if (b != getOut().getType()) return emitOpError("operands must have one shape and element type");
+  }
+  return success();
+}
+
+LogicalResult ToTensorOp::verify() {
+  if (getType() != getBuffer().getType().getBlockType()) return emitOpError("result must have the buffer's shape and element type");
+  return success();
+}
+
+LogicalResult ToBufferOp::verify() {
+  if (getType().getBlockType() != getSrc().getType()) return emitOpError("buffer must have the block's shape and element type");
+  return success();
+}
+
 }  // namespace tle::ir

@@ -172,6 +172,37 @@ def Tle_LocalLoadOp : Tle_Op<"local_load", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+// ---- TLE-Struct DSA (Ascend) -----------------------------------------------------------
+def Tle_DsaCopyOp : Tle_Op<"dsa_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy the leading `sizes` part of a block between global memory and a local buffer";
+  let arguments = (ins AnyType:$src, AnyType:$dst, Variadic<I32>:$sizes);
+  let assemblyFormat = "$src `,` $dst `,` `[` $sizes `]` attr-dict `:` type($src) `,` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Tle_DsaElementwiseOp : Tle_Op<"dsa_elementwise", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "out = lhs <kind> rhs on unified-buffer (UB) buffers, element-wise";
+  let arguments = (ins StrAttr:$kind, Tle_Buffer:$lhs, Tle_Buffer:$rhs, Tle_Buffer:$out);
+  let assemblyFormat = "$kind $lhs `,` $rhs `,` $out attr-dict `:` type($lhs) `,` type($rhs) `,` type($out)";
+  let hasVerifier = 1;
+}
+
+def Tle_ToTensorOp : Tle_Op<"to_tensor", [MemoryEffects<[MemRead]>]> {
+  let summary = "view a local buffer as a block";
+  let arguments = (ins Tle_Buffer:$buffer, UnitAttr:$writable);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_ToBufferOp : Tle_Op<"to_buffer", [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "a new local buffer holding a block";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs Tle_Buffer:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 // ---- TLE-Lite tiles and scans ----------------------------------------------------------
 def Tle_ExtractTileOp : Tle_Op<"extract_tile", [Pure]> {
   let summary = "the sub-tile of `src` starting at `offsets` (multiples of the result shape)";

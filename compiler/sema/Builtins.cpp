@@ -242,6 +242,134 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
   fail(at, DiagId::NotImplemented, "tle.gpu." + member + " is not implemented yet in tlec's lowering");
 }
 
+// Capacity of each Ascend 910B on-chip memory, per AI core.
+static int64_t ascendCapacity(const std::string &space) {
+  if (space == "UB") return 192 * 1024;
+  if (space == "L1") return 512 * 1024;
+  if (space == "L0C") return 128 * 1024;
+  return 64 * 1024;  // L0A, L0B
+}
+
+// tle.dsa.alloc / copy / add..min / to_tensor / to_buffer (Ascend).
+Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, SourceRange at) {
+  std::vector<SourceRange> where;
+  mlir::Location l = loc(at);
+  auto spaceOf = [&](const Value &v, SourceRange r) {
+    if (v.kind != Value::Kind::Builtin || v.text.rfind("tle.dsa.space.", 0) != 0)
+      fail(r, DiagId::TypeMismatch, "a DSA memory space is one of tle.dsa.ascend.UB, L1, L0A, L0B, L0C; got " + v.describe());
+    return v.text.substr(14);
+  };
+  auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &what) {
+    if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem")
+      fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " +
+                                        withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+  };
+  if (member == "alloc") {
+    auto a = bindArgs(*this, "tle.dsa.alloc", {{"shape", true}, {"dtype", true}, {"mem_addr_space", true}}, args, at, &where);
+    std::vector<int64_t> shape;
+    for (int64_t n : shapeArgAny(*a[0], where[0])) {
+      if (n <= 0) fail(where[0], DiagId::ShapeMismatch, "buffer dimensions must be positive, got " + std::to_string(n));
+      shape.push_back(n);
+    }
+    DType d = requireDType(*a[1], where[1], "the dtype");
+    std::string space = spaceOf(*a[2], where[2]);
+    int64_t bytes = (bitWidth(d) + 7) / 8;
+    for (int64_t n : shape) bytes *= n;
+    if (bytes > ascendCapacity(space))
+      fail(at, DiagId::ShapeMismatch, "a buffer of " + std::to_string(bytes) + " bytes exceeds the " +
+                                          std::to_string(ascendCapacity(space) / 1024) + " KiB of " + space + " on ascend:910b");
+    TType t;
+    t.dtype = d;
+    t.isBuffer = true;
+    t.blockShape = shape;
+    t.space = space;
+    return Value::ofRuntime(builder_.create<tle::ir::AllocOp>(l, irType(t)).getResult(), t);
+  }
+  if (member == "copy") {
+    auto a = bindArgs(*this, "tle.dsa.copy", {{"src", true}, {"dst", true}, {"shape", true}}, args, at, &where);
+    bool srcBuf = a[0]->isRuntime() && a[0]->type.isBuffer, dstBuf = a[1]->isRuntime() && a[1]->type.isBuffer;
+    if (srcBuf == dstBuf)
+      fail(at, DiagId::TypeMismatch, std::string("tle.dsa.copy copies only between global memory and a local buffer; ") +
+                                         (srcBuf ? "both operands are buffers" : "neither operand is a buffer"));
+    const Value &local = srcBuf ? *a[0] : *a[1];
+    const Value &global = srcBuf ? *a[1] : *a[0];
+    requireBuffer(local, srcBuf ? where[0] : where[1], "the local operand");
+    if (!global.isRuntime() || !global.type.isPointer)
+      fail(srcBuf ? where[1] : where[0], DiagId::TypeMismatch, "the global operand of tle.dsa.copy must be a block of pointers");
+    const std::string &space = local.type.space;
+    if (space == "L0A" || space == "L0B")
+      fail(srcBuf ? where[0] : where[1], DiagId::TypeMismatch,
+           "global memory cannot be copied to or from " + space + " directly; stage it through an L1 buffer");
+    if (space == "L0C" && !srcBuf)
+      fail(where[1], DiagId::TypeMismatch, "L0C receives cube (matrix) results only; it cannot be loaded from global memory");
+    if (global.type.shape != local.type.blockShape || global.type.dtype != local.type.dtype)
+      fail(at, DiagId::ShapeMismatch, "the pointer block (" + global.type.str() + ") and the buffer (" + local.type.str() +
+                                          ") must have one shape and element type");
+    std::vector<Value> sizes = a[2]->kind == Value::Kind::Tuple ? a[2]->elements : std::vector<Value>{*a[2]};
+    if (sizes.size() != local.type.blockShape.size())
+      fail(where[2], DiagId::ShapeMismatch, "tle.dsa.copy needs one size per buffer dimension (" +
+                                                std::to_string(local.type.blockShape.size()) + "), got " + std::to_string(sizes.size()));
+    std::vector<mlir::Value> sizeIr;
+    TType i32;
+    i32.dtype = DType::I32;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const Value &s = sizes[i];
+      if (!s.isRuntime()) {
+        int64_t n = requireInt(s, where[2], "a copy size");
+        if (n <= 0 || n > local.type.blockShape[i])
+          fail(where[2], DiagId::ShapeMismatch, "copy size " + std::to_string(n) + " in dimension " + std::to_string(i) +
+                                                    " is outside 1.." + std::to_string(local.type.blockShape[i]));
+      }
+      Value v = s.isRuntime() ? s : toRuntime(s, where[2], &i32);
+      if (v.type.isBlock() || v.type.isPointer || !isInt(v.type.dtype))
+        fail(where[2], DiagId::TypeMismatch, "copy sizes must be integer scalars");
+      sizeIr.push_back(v.type.dtype == DType::I32 ? v.ir : cast(v, DType::I32, where[2]).ir);
+    }
+    builder_.create<tle::ir::DsaCopyOp>(l, a[0]->ir, a[1]->ir, sizeIr);
+    return Value::none();
+  }
+  if (member == "to_tensor") {
+    auto a = bindArgs(*this, "tle.dsa.to_tensor", {{"buffer", true}, {"writable", false}}, args, at, &where);
+    requireBuffer(*a[0], where[0], "tle.dsa.to_tensor's operand");
+    if (a[0]->type.space != "UB")
+      fail(where[0], DiagId::TypeMismatch, "tle.dsa.to_tensor needs a UB buffer, got " + withArticle(a[0]->type.str()));
+    TType t;
+    t.dtype = a[0]->type.dtype;
+    t.shape = a[0]->type.blockShape;
+    bool writable = a[1] && truthy(*a[1], where[1]);
+    return Value::ofRuntime(builder_.create<tle::ir::ToTensorOp>(l, irType(t), a[0]->ir, writable).getResult(), t);
+  }
+  if (member == "to_buffer") {
+    auto a = bindArgs(*this, "tle.dsa.to_buffer", {{"tensor", true}, {"space", true}}, args, at, &where);
+    const Value &x = *a[0];
+    if (!x.isRuntime() || !x.type.isBlock() || x.type.isPointer)
+      fail(where[0], DiagId::TypeMismatch, "tle.dsa.to_buffer needs a block of numbers, got " + withArticle(x.isRuntime() ? x.type.str() : x.describe()));
+    std::string space = spaceOf(*a[1], where[1]);
+    if (space != "UB") fail(where[1], DiagId::TypeMismatch, "tle.dsa.to_buffer can place a block only in UB, not " + space);
+    TType t;
+    t.dtype = x.type.dtype;
+    t.isBuffer = true;
+    t.blockShape = x.type.shape;
+    t.space = space;
+    return Value::ofRuntime(builder_.create<tle::ir::ToBufferOp>(l, irType(t), x.ir).getResult(), t);
+  }
+  // add / sub / mul / div / max / min: the vector unit works on UB only.
+  std::string fn = "tle.dsa." + member;
+  auto a = bindArgs(*this, fn, {{"lhs", true}, {"rhs", true}, {"out", true}}, args, at, &where);
+  const char *names[] = {"lhs", "rhs", "out"};
+  for (size_t i = 0; i < 3; ++i) {
+    requireBuffer(*a[i], where[i], fn + "'s '" + names[i] + "'");
+    if (a[i]->type.space != "UB")
+      fail(where[i], DiagId::TypeMismatch, fn + " runs on the vector unit, which reads UB buffers only; '" + names[i] +
+                                               "' is " + withArticle(a[i]->type.str()));
+    if (a[i]->type != a[2]->type)
+      fail(where[i], DiagId::ShapeMismatch, fn + "'s operands must have one shape and element type: " + a[i]->type.str() +
+                                                " and " + a[2]->type.str());
+  }
+  builder_.create<tle::ir::DsaElementwiseOp>(l, builder_.getStringAttr(member), a[0]->ir, a[1]->ir, a[2]->ir);
+  return Value::none();
+}
+
 // tle.extract_tile(x, index, shape) / tle.insert_tile(x, tile, index): the source is cut
 // into a grid of tiles; `index` picks one, by grid coordinates or as a row-major number.
 Value FunctionLowering::tileOp(bool extract, CallArgs &args, SourceRange at) {
@@ -399,7 +527,12 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
                            attr == "memory_space"))
       return Value::ofBuiltin("tle.gpu." + attr);
     return Value::ofBuiltin("planned:" + m + "." + attr);
-  } else if (m == "tle.dsa") {
+  } else if (m == "tle.dsa" || m == "tle.dsa.ascend") {
+    static const std::set<std::string> kSpaces = {"UB", "L1", "L0A", "L0B", "L0C"};
+    static const std::set<std::string> kDsa = {"alloc", "copy", "to_tensor", "to_buffer", "add", "sub", "mul", "div", "max", "min"};
+    if (m == "tle.dsa" && attr == "ascend") return Value::ofModule("tle.dsa.ascend");
+    if (m == "tle.dsa.ascend" && kSpaces.count(attr)) return Value::ofBuiltin("tle.dsa.space." + attr);
+    if (m == "tle.dsa" && kDsa.count(attr)) return Value::ofBuiltin("tle.dsa." + attr);
     return Value::ofBuiltin("planned:" + m + "." + attr);
   } else {
     auto why = currentModule().unresolvedImports.find(m);
@@ -669,6 +802,9 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     bool bitcast = a[3] && truthy(*a[3], at);
     return cast(*a[0], d, at, bitcast);
   }
+
+  // ---- TLE-Struct DSA buffers ----
+  if (name.rfind("tle.dsa.", 0) == 0 && name.rfind("tle.dsa.space.", 0) != 0) return dsaStruct(member, args, at);
 
   // ---- TLE-Struct GPU buffers ----
   if (name.rfind("tle.gpu.", 0) == 0 && name.rfind("tle.gpu.storage.", 0) != 0) return gpuStruct(member, args, at);

@@ -93,6 +93,7 @@ public:
   // A mask argument as i1, broadcast to `shape`; nullopt for None or absent.
   Value tileOp(bool extract, CallArgs &args, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
+  Value dsaStruct(const std::string &member, CallArgs &args, SourceRange at);
   std::vector<int64_t> shapeArgAny(const Value &v, SourceRange at);
   std::vector<int32_t> boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at);
   std::optional<Value> maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape, SourceRange at);

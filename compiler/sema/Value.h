@@ -64,7 +64,7 @@ struct TType {
 // "a block[16] of fp32", "an i32", "an fp16": a type name with its article.
 inline std::string withArticle(const std::string &typeName) {
   char c = typeName.empty() ? 'x' : typeName[0];
-  bool an = c == 'i' || c == 'f' || c == 'e' || c == 'a' || c == 'o';
+  bool an = c == 'i' || c == 'f' || c == 'e' || c == 'a' || c == 'o' || c == 'L';  // "an L1 buffer"
   return (an ? "an " : "a ") + typeName;
 }
 
