@@ -26,8 +26,7 @@ const std::set<std::string> kPlannedTl = {
     "topk", "bitcast", "condition", "map_elementwise", "extra"};
 
 const std::set<std::string> kPlannedTle = {
-    "pipeline_group", "device_mesh", "sharding", "make_sharded_tensor",
-    "reshard", "remote", "shard_id", "distributed_barrier", "distributed_dot", "S", "B", "P", "call", "jit",
+    "pipeline_group", "reshard", "remote", "distributed_barrier", "distributed_dot", "call", "jit",
     "hardware_constraint", "gpu", "dsa", "raw", "pipe"};
 
 // Lowered here; also callable as methods of a block (x.sum(axis=0), x.to(tl.float16), ...).
@@ -509,6 +508,10 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
     if (attr == "load" || attr == "range" || attr == "extract_tile" || attr == "insert_tile" || attr == "cumsum")
       return Value::ofBuiltin("tle." + attr);
     if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
+    if (attr == "device_mesh" || attr == "sharding" || attr == "shard_id" || attr == "S" || attr == "P" ||
+        attr == "make_sharded_tensor")
+      return Value::ofBuiltin("tle." + attr);
+    if (attr == "B") return Value::none();  // "broadcast": replicated along the dimension
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
     bool cuda = currentModule().target.rfind("cuda:", 0) == 0;
     if (attr == "gpu" || attr == "dsa") {
@@ -802,6 +805,20 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     bool bitcast = a[3] && truthy(*a[3], at);
     return cast(*a[0], d, at, bitcast);
   }
+
+  // ---- distributed ----
+  if (name == "tle.make_sharded_tensor") {
+    auto a = bindArgs(*this, "tle.make_sharded_tensor", {{"handle", true}, {"sharding", true}, {"shape", false}}, args, at);
+    if (a[1]->kind != Value::Kind::Sharding) fail(at, DiagId::TypeMismatch, "sharding= must be a tle.sharding spec, got " + a[1]->describe());
+    if (a[2] && a[2]->kind == Value::Kind::Tuple && !a[1]->splits.empty() && a[1]->splits.size() != a[2]->elements.size())
+      fail(at, DiagId::ShapeMismatch, "the split rank (" + std::to_string(a[1]->splits.size()) + ") must match the tensor rank (" +
+                                          std::to_string(a[2]->elements.size()) + ")");
+    return *a[0];  // sharding is metadata on the handle
+  }
+  if (name.rfind("tle.", 0) == 0 && (member == "device_mesh" || member == "sharding" || member == "shard_id" ||
+                                     member == "S" || member == "P"))
+    return distributed(name, args, at);
+  if (name == "mesh.flatten" || name == "mesh.reshape") return distributed(name, args, at);
 
   // ---- TLE-Struct DSA buffers ----
   if (name.rfind("tle.dsa.", 0) == 0 && name.rfind("tle.dsa.space.", 0) != 0) return dsaStruct(member, args, at);

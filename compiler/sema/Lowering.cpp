@@ -622,6 +622,25 @@ Value FunctionLowering::attribute(const Attribute &a) {
   switch (base.kind) {
   case Value::Kind::Module: return attributeOfModule(base, a.attr, a.attrRange);
   case Value::Kind::Runtime: return attributeOfRuntime(base, a.attr, a.attrRange);
+  case Value::Kind::Mesh:
+    if (a.attr == "shape") {
+      std::vector<Value> d;
+      for (int64_t n : base.dims) d.push_back(Value::ofInt(n));
+      return Value::ofTuple(d);
+    }
+    if (a.attr == "ndim") return Value::ofInt(static_cast<int64_t>(base.dims.size()));
+    if (a.attr == "size") {
+      int64_t n = 1;
+      for (int64_t d : base.dims) n *= d;
+      return Value::ofInt(n);
+    }
+    if (a.attr == "dim_names") {
+      std::vector<Value> d;
+      for (const std::string &n : base.names) d.push_back(Value::ofStr(n));
+      return Value::ofTuple(d);
+    }
+    if (a.attr == "flatten" || a.attr == "reshape") return Value::ofBuiltin("mesh." + a.attr, {base});
+    break;
   case Value::Kind::Builtin:
     if (base.text.rfind("planned:", 0) == 0)
       fail(a.range, DiagId::NotImplemented, base.text.substr(8) + "." + a.attr + " is not implemented yet in tlec's lowering");
@@ -678,6 +697,7 @@ Value FunctionLowering::subscript(const Subscript &s) {
       fail(s.slice->range, DiagId::ShapeMismatch, "too many ':' for " + withArticle(base.type.str()));
     return v;
   }
+  if (base.kind == Value::Kind::Mesh) return meshSubscript(base, indices, s.slice->range);
   if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) {
     if (indices.size() != 1) fail(s.slice->range, DiagId::TypeMismatch, "a tuple takes one index");
     int64_t n = static_cast<int64_t>(base.kind == Value::Kind::Tuple ? base.elements.size() : base.text.size());
@@ -843,6 +863,20 @@ Value FunctionLowering::expr(const Expr &e) {
       }
     }
     return Value::ofTuple(std::move(values));
+  }
+  case Expr::Kind::Dict: {
+    const auto &d = static_cast<const ast::Dict &>(e);
+    Value v;
+    v.kind = Value::Kind::Dict;
+    for (size_t i = 0; i < d.values.size(); ++i) {
+      if (!d.keys[i]) fail(d.values[i]->range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernels");
+      Value key = expr(*d.keys[i]), value = expr(*d.values[i]);
+      if (key.isRuntime() || value.isRuntime())
+        fail(d.keys[i]->range, DiagId::NotConstexpr, "dict keys and values in a kernel must be compile-time values");
+      v.dictKeys.push_back(key);
+      v.elements.push_back(value);
+    }
+    return v;
   }
   case Expr::Kind::Lambda:
     fail(e.range, DiagId::NotImplemented, "lambdas are not implemented yet in kernels");

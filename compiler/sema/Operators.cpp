@@ -42,6 +42,9 @@ std::string Value::describe() const {
   case Kind::Function: return "function '" + (function ? function->name : std::string("?")) + "'";
   case Kind::Builtin: return "builtin '" + (text.rfind("planned:", 0) == 0 ? text.substr(8) : text) + "'";
   case Kind::Runtime: return type.str();
+  case Kind::Dict: return "dict";
+  case Kind::Mesh: return "device mesh";
+  case Kind::Sharding: return "sharding spec";
   }
   return "?";
 }

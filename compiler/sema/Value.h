@@ -72,6 +72,9 @@ class Value {
 public:
   enum class Kind {
     None, Bool, Int, Float, Str, Ellipsis, Tuple, DType, Module, Function, Builtin, Runtime,
+    Dict,      // compile-time dict: dictKeys[i] -> elements[i]
+    Mesh,      // tle.device_mesh: axis `names` with sizes `dims`
+    Sharding,  // tle.sharding: per tensor dim the mesh axes it is split over; partial axes
   };
 
   Kind kind = Kind::None;
@@ -85,6 +88,10 @@ public:
   const ast::FunctionDef *function = nullptr;  // Function
   ModuleScope *scope = nullptr;  // Function: the module it is defined in; Module: a user .tle module
   std::vector<Value> boundArgs;  // Builtin: a method's `self`
+  std::vector<Value> dictKeys;   // Dict
+  std::vector<std::string> names;  // Mesh: axis names; Sharding: partial axes
+  std::vector<int64_t> dims;       // Mesh: axis sizes
+  std::vector<std::vector<std::string>> splits;  // Sharding: axes per tensor dimension
   mlir::Value ir;                // Runtime
   TType type;                    // Runtime
 
