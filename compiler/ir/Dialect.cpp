@@ -376,4 +376,23 @@ LogicalResult ToBufferOp::verify() {
   return success();
 }
 
+static LogicalResult verifySignalPointer(Operation *op, Type ptrType) {
+  auto ptr = cast<PointerType>(elementTypeOf(ptrType));
+  if (!ptr.getPointeeType().isSignlessInteger(32) && !ptr.getPointeeType().isSignlessInteger(64))
+    return op->emitOpError("signals are 32- or 64-bit integers");
+  return success();
+}
+
+LogicalResult WaitOp::verify() {
+  if (!llvm::is_contained({"gpu", "sys"}, getScope())) return emitOpError("scope must be 'gpu' or 'sys'");
+  if (!llvm::is_contained({"acquire", "relaxed"}, getSemantic())) return emitOpError("semantic must be 'acquire' or 'relaxed'");
+  return verifySignalPointer(*this, getPtr().getType());
+}
+
+LogicalResult NotifyOp::verify() {
+  if (!llvm::is_contained({"set", "add"}, getSigOp())) return emitOpError("sig_op must be 'set' or 'add'");
+  if (!llvm::is_contained({"gpu", "sys"}, getScope())) return emitOpError("scope must be 'gpu' or 'sys'");
+  return verifySignalPointer(*this, getPtr().getType());
+}
+
 }  // namespace tle::ir

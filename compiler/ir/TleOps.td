@@ -203,6 +203,48 @@ def Tle_ToBufferOp : Tle_Op<"to_buffer", [MemoryEffects<[MemAlloc, MemWrite]>]> 
   let hasVerifier = 1;
 }
 
+// ---- Triton-distributed signals and symmetric memory ----------------------------------
+def Tle_RankOp : Tle_Op<"rank", [Pure]> {
+  let summary = "this process's rank among the communicating GPUs";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tle_NumRanksOp : Tle_Op<"num_ranks", [Pure]> {
+  let summary = "the number of communicating ranks";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tle_WaitOp : Tle_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until the signal(s) at `ptr` reach `count`; returns a token";
+  let arguments = (ins Tle_PtrLike:$ptr, I32:$count, StrAttr:$scope, StrAttr:$semantic);
+  let results = (outs I32:$token);
+  let assemblyFormat = "$ptr `,` $count attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tle_NotifyOp : Tle_Op<"notify", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "set or add `signal` at `ptr` on rank `rank`";
+  let arguments = (ins Tle_PtrLike:$ptr, I32:$rank, AnySignlessInteger:$signal, StrAttr:$sigOp, StrAttr:$scope);
+  let assemblyFormat = "$ptr `,` $rank `,` $signal attr-dict `:` type($ptr) `,` type($signal)";
+  let hasVerifier = 1;
+}
+
+def Tle_ConsumeTokenOp : Tle_Op<"consume_token", [AllTypesMatch<["value", "result"]>, MemoryEffects<[MemRead]>]> {
+  let summary = "`value`, ordered after the wait that produced `token`";
+  let arguments = (ins AnyType:$value, I32:$token);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$value `,` $token attr-dict `:` type($value)";
+}
+
+def Tle_SymmAtOp : Tle_Op<"symm_at", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "the address of the same symmetric allocation on rank `rank`";
+  let arguments = (ins Tle_PtrLike:$ptr, I32:$rank);
+  let results = (outs Tle_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $rank attr-dict `:` type($ptr)";
+}
+
 // ---- TLE-Lite tiles and scans ----------------------------------------------------------
 def Tle_ExtractTileOp : Tle_Op<"extract_tile", [Pure]> {
   let summary = "the sub-tile of `src` starting at `offsets` (multiples of the result shape)";

@@ -241,6 +241,83 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
   fail(at, DiagId::NotImplemented, "tle.gpu." + member + " is not implemented yet in tlec's lowering");
 }
 
+// Triton-distributed's signal and symmetric-memory primitives (imported as `dl`).
+Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, SourceRange at) {
+  std::vector<SourceRange> where;
+  mlir::Location l = loc(at);
+  TType i32;
+  i32.dtype = DType::I32;
+  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) {
+    Value x = v.isRuntime() ? v : toRuntime(v, r, &i32);
+    if (x.type.isBlock() || x.type.isPointer || !isInt(x.type.dtype))
+      fail(r, DiagId::TypeMismatch, std::string(what) + " must be an integer scalar, got " + withArticle(x.type.str()));
+    return x.type.dtype == DType::I32 ? x : cast(x, DType::I32, r);
+  };
+  auto signalPtr = [&](const Value &v, SourceRange r, const std::string &fn) {
+    if (!v.isRuntime() || !v.type.isPointer || v.type.addressSpace != 1)
+      fail(r, DiagId::TypeMismatch, fn + " needs a pointer to global signals, got " + withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+    if (v.type.dtype != DType::I32 && v.type.dtype != DType::I64 && v.type.dtype != DType::U32 && v.type.dtype != DType::U64)
+      fail(r, DiagId::TypeMismatch, fn + ": signals are 32- or 64-bit integers, got a pointer to " + std::string(dtypeName(v.type.dtype)));
+  };
+  auto oneOf = [&](const std::optional<Value> &v, SourceRange r, const char *dflt, std::initializer_list<const char *> allowed,
+                   const std::string &what) {
+    if (!v || v->kind == Value::Kind::None) return std::string(dflt);
+    if (v->kind == Value::Kind::Str)
+      for (const char *ok : allowed)
+        if (v->text == ok) return v->text;
+    std::string list;
+    for (const char *ok : allowed) list += (list.empty() ? "'" : ", '") + std::string(ok) + "'";
+    fail(r, DiagId::ConstantError, what + " must be one of " + list + ", got " + (v->kind == Value::Kind::Str ? "'" + v->text + "'" : v->describe()));
+  };
+  if (member == "rank" || member == "num_ranks") {
+    bindArgs(*this, "dl." + member, {}, args, at);
+    mlir::Value r = member == "rank" ? mlir::Value(builder_.create<tle::ir::RankOp>(l, builder_.getI32Type()))
+                                     : builder_.create<tle::ir::NumRanksOp>(l, builder_.getI32Type());
+    return Value::ofRuntime(r, i32);
+  }
+  if (member == "wait") {
+    auto a = bindArgs(*this, "dl.wait", {{"barrierPtrs", true}, {"numBarriers", true}, {"scope", false}, {"semantic", false}}, args, at, &where);
+    signalPtr(*a[0], where[0], "dl.wait");
+    Value count = scalarInt(*a[1], where[1], "the signal count");
+    std::string scope = oneOf(a[2], where[2], "gpu", {"gpu", "sys"}, "the scope");
+    std::string sem = oneOf(a[3], where[3], "acquire", {"acquire", "relaxed"}, "the semantic");
+    auto op = builder_.create<tle::ir::WaitOp>(l, builder_.getI32Type(), a[0]->ir, count.ir, builder_.getStringAttr(scope),
+                                               builder_.getStringAttr(sem));
+    return Value::ofRuntime(op.getResult(), i32);
+  }
+  if (member == "notify") {
+    auto a = bindArgs(*this, "dl.notify", {{"ptr", true}, {"rank", true}, {"signal", false}, {"sig_op", false}, {"comm_scope", false}},
+                      args, at, &where);
+    signalPtr(*a[0], where[0], "dl.notify");
+    Value rank = scalarInt(*a[1], where[1], "the rank");
+    TType sigType;
+    sigType.dtype = a[0]->type.dtype;
+    Value signal = a[2] ? (a[2]->isRuntime() ? cast(*a[2], sigType.dtype, where[2]) : toRuntime(*a[2], where[2], &sigType))
+                        : toRuntime(Value::ofInt(1), at, &sigType);
+    if (signal.type.isBlock()) fail(where[2], DiagId::TypeMismatch, "the signal value must be a scalar");
+    std::string sigOp = oneOf(a[3], where[3], "set", {"set", "add"}, "sig_op");
+    std::string scope = oneOf(a[4], where[4], "gpu", {"gpu", "sys"}, "comm_scope");
+    builder_.create<tle::ir::NotifyOp>(l, a[0]->ir, rank.ir, signal.ir, builder_.getStringAttr(sigOp), builder_.getStringAttr(scope));
+    return Value::none();
+  }
+  if (member == "consume_token") {
+    auto a = bindArgs(*this, "dl.consume_token", {{"value", true}, {"token", true}}, args, at, &where);
+    if (!a[0]->isRuntime()) fail(where[0], DiagId::TypeMismatch, "dl.consume_token needs a runtime value (usually a pointer)");
+    if (!a[1]->isRuntime() || a[1]->type.isBlock() || a[1]->type.dtype != DType::I32)
+      fail(where[1], DiagId::TypeMismatch, "dl.consume_token needs the token returned by dl.wait");
+    auto op = builder_.create<tle::ir::ConsumeTokenOp>(l, a[0]->ir.getType(), a[0]->ir, a[1]->ir);
+    return Value::ofRuntime(op.getResult(), a[0]->type);
+  }
+  // symm_at
+  auto a = bindArgs(*this, "dl.symm_at", {{"ptr", true}, {"rank", true}}, args, at, &where);
+  if (!a[0]->isRuntime() || !a[0]->type.isPointer || a[0]->type.addressSpace != 1)
+    fail(where[0], DiagId::TypeMismatch, "dl.symm_at needs a pointer into a symmetric allocation, got " +
+                                             withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()));
+  Value rank = scalarInt(*a[1], where[1], "the rank");
+  auto op = builder_.create<tle::ir::SymmAtOp>(l, a[0]->ir.getType(), a[0]->ir, rank.ir);
+  return Value::ofRuntime(op.getResult(), a[0]->type);
+}
+
 // Capacity of each Ascend 910B on-chip memory, per AI core.
 static int64_t ascendCapacity(const std::string &space) {
   if (space == "UB") return 192 * 1024;
@@ -487,6 +564,14 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return v;
     }
     fail(at, DiagId::UnknownAttribute, "module '" + m + "' (" + scope.fileName + ") has no attribute '" + attr + "'");
+  }
+  if (m == "triton_dist" && attr == "jit") return Value::ofBuiltin("triton.jit");
+  if (m == "triton_dist" && attr == "language") return Value::ofModule("dist");
+  if (m == "dist") {
+    if (attr == "wait" || attr == "notify" || attr == "consume_token" || attr == "symm_at" || attr == "rank" ||
+        attr == "num_ranks")
+      return Value::ofBuiltin("dist." + attr);
+    return Value::ofBuiltin("planned:dl." + attr);
   }
   if (m == "triton") {
     if (attr == "language") return Value::ofModule("triton.language");
@@ -805,6 +890,9 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     bool bitcast = a[3] && truthy(*a[3], at);
     return cast(*a[0], d, at, bitcast);
   }
+
+  // ---- Triton-distributed ----
+  if (name.rfind("dist.", 0) == 0) return tritonDist(member, args, at);
 
   // ---- distributed ----
   if (name == "tle.make_sharded_tensor") {

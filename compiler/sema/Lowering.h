@@ -93,6 +93,7 @@ public:
   // A mask argument as i1, broadcast to `shape`; nullopt for None or absent.
   Value tileOp(bool extract, CallArgs &args, SourceRange at);
   Value distributed(const std::string &name, CallArgs &args, SourceRange at);
+  Value tritonDist(const std::string &member, CallArgs &args, SourceRange at);
   Value meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
   Value dsaStruct(const std::string &member, CallArgs &args, SourceRange at);

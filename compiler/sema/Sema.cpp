@@ -34,6 +34,8 @@ std::string canonicalModule(const std::string &dotted) {
   if (dotted == "triton.experimental.tle.language" || dotted == "triton.experimental.tle" || dotted == "tle" ||
       dotted == "tle.language")
     return "tle";
+  // Triton-distributed's language module, under both of its names.
+  if (dotted == "triton_dist.language" || dotted == "triton.distributed.language") return "dist";
   return dotted;
 }
 
@@ -283,7 +285,8 @@ bool Specializer::buildScope(const ast::Module &module, ModuleScope &scope) {
         std::string full = from->module.empty() ? a.name : from->module + "." + a.name;
         if (from->level == 0 && isLibraryModule(full)) {
           std::string canonical = canonicalModule(full);
-          if (canonical == "tle" || canonical == "triton.language" || canonical == "triton.language.math") {
+          if (canonical == "tle" || canonical == "dist" || canonical == "triton.language" ||
+              canonical == "triton.language.math") {
             scope.names[alias] = Value::ofModule(canonical);
           } else {
             scope.fromImports[alias] = {Value::ofModule(canonicalModule(from->module)), a.name};
