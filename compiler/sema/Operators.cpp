@@ -144,7 +144,7 @@ Value FunctionLowering::cast(const Value &in, DType to, SourceRange at, bool bit
     return Value::ofRuntime(r, t);
   }
   if (to == DType::I1) {
-    Value zero = isFloat(from) ? splatConstant(0, from, v.type.shape, at) : splatConstant(0, from, v.type.shape, at);
+    Value zero = splatConstant(0, from, v.type.shape, at);
     return compare(CmpOp::NotEq, v, zero, at, at, at);
   }
   if (isInt(from) && isInt(to)) {
