@@ -1,0 +1,50 @@
+// Compiler-specific spellings shared by every header of the device library.
+#pragma once
+
+#if defined(__CUDACC_RTC__)
+#include <cuda/std/cstdint>
+using cuda::std::int16_t;
+using cuda::std::int32_t;
+using cuda::std::int64_t;
+using cuda::std::int8_t;
+using cuda::std::uint16_t;
+using cuda::std::uint32_t;
+using cuda::std::uint64_t;
+using cuda::std::uint8_t;
+#else
+#include <cstdint>
+#endif
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#define TLE_DEVICE __device__ __forceinline__
+#define TLE_CONSTEXPR __host__ __device__ constexpr
+#define TLE_UNROLL _Pragma("unroll")
+
+namespace tle {
+
+// Forces a compile-time evaluation. CUDA lets device code read a constexpr aggregate (a
+// layout table) only inside a constant expression; this turns such a read into a scalar.
+template <int V>
+struct constant {
+  static constexpr int value = V;
+};
+#define TLE_CONST(expr) (::tle::constant<(expr)>::value)
+
+template <int... I>
+struct seq {};
+template <int N, int... I>
+struct make_seq_impl : make_seq_impl<N - 1, N - 1, I...> {};
+template <int... I>
+struct make_seq_impl<0, I...> {
+  using type = seq<I...>;
+};
+template <int N>
+using make_seq = typename make_seq_impl<N>::type;
+
+TLE_DEVICE int lane_id() { return static_cast<int>(threadIdx.x) & 31; }
+TLE_DEVICE int warp_id() { return static_cast<int>(threadIdx.x) >> 5; }
+
+}  // namespace tle

@@ -1,0 +1,200 @@
+// Layouts: how the elements of a register tile are spread over the threads of a block.
+//
+// Every layout is evaluated, at compile time, to a *linear layout*: for a tile of a given
+// power-of-two shape, the coordinate of register slot `r` of lane `l` of warp `w` is the XOR
+// of one basis vector per set bit of r, l and w. A zero basis means "replicated": the
+// threads that differ only in that bit hold the same element. The named layouts below
+// (Blocked, Slice, Mma accumulator) are what generated code spells; the algorithms in
+// tile.cuh, reduce.cuh and memory.cuh work on the linear form only, so they are written once.
+#pragma once
+
+#include "tle/cuda/config.cuh"
+
+namespace tle {
+
+constexpr int kMaxRank = 4;
+constexpr int kMaxRegBits = 16;
+constexpr int kLaneBits = 5;
+constexpr int kMaxWarpBits = 5;
+
+template <int... V>
+struct ints {
+  static constexpr int size = sizeof...(V);
+  static constexpr int values[sizeof...(V) + 1] = {V..., 0};
+};
+
+TLE_CONSTEXPR int log2_exact(int x) {
+  int r = 0;
+  while ((1 << r) < x) ++r;
+  return r;
+}
+
+struct LinearLayout {
+  int rank = 0;
+  int shape[kMaxRank] = {};
+  int numRegBits = 0;
+  int numLaneBits = kLaneBits;
+  int numWarpBits = 0;
+  int reg[kMaxRegBits][kMaxRank] = {};
+  int lane[kLaneBits][kMaxRank] = {};
+  int warp[kMaxWarpBits][kMaxRank] = {};
+
+  TLE_CONSTEXPR int numRegs() const { return 1 << numRegBits; }
+  TLE_CONSTEXPR int numElements() const {
+    int n = 1;
+    for (int d = 0; d < rank; ++d) n *= shape[d];
+    return n;
+  }
+  // Coordinate along `dim` contributed by register slot `r` alone.
+  TLE_CONSTEXPR int regCoord(int r, int dim) const {
+    int c = 0;
+    for (int b = 0; b < numRegBits; ++b)
+      if ((r >> b) & 1) c ^= reg[b][dim];
+    return c;
+  }
+  TLE_CONSTEXPR void addReg(int dim, int value) {
+    for (int d = 0; d < kMaxRank; ++d) reg[numRegBits][d] = 0;
+    reg[numRegBits][dim] = value;
+    ++numRegBits;
+  }
+  // True if lane bit `b` (or warp bit) moves only along `dim` (or not at all).
+  TLE_CONSTEXPR bool laneOnlyAlong(int b, int dim) const {
+    for (int d = 0; d < rank; ++d)
+      if (d != dim && lane[b][d] != 0) return false;
+    return true;
+  }
+  TLE_CONSTEXPR bool warpOnlyAlong(int b, int dim) const {
+    for (int d = 0; d < rank; ++d)
+      if (d != dim && warp[b][d] != 0) return false;
+    return true;
+  }
+};
+
+// Basis `1 << bit` along a dimension of size `size`, or 0 once the bit is past the size
+// (the tile is smaller than the layout's reach: those threads hold copies).
+TLE_CONSTEXPR int basis_within(int bit, int size) { return (1 << bit) < size ? (1 << bit) : 0; }
+
+// Triton's blocked layout: each thread holds SizePerThread contiguous elements, a warp's
+// lanes tile ThreadsPerWarp of those, the warps tile WarpsPerCTA of the warp tiles, and the
+// whole pattern repeats to cover larger shapes. Order lists dimensions fastest first.
+template <class SizePerThread, class ThreadsPerWarp, class WarpsPerCTA, class Order>
+struct Blocked {
+  static constexpr int rank = Order::size;
+
+  template <int... Shape>
+  TLE_CONSTEXPR static LinearLayout linear() {
+    static_assert(sizeof...(Shape) == rank, "the tile's rank differs from its layout's");
+    LinearLayout L;
+    L.rank = rank;
+    const int shape[] = {Shape...};
+    int used[kMaxRank] = {};
+    for (int d = 0; d < rank; ++d) L.shape[d] = shape[d];
+    for (int k = 0; k < rank; ++k) {
+      const int d = Order::values[k];
+      for (int b = 0; b < log2_exact(SizePerThread::values[d]); ++b) {
+        const int v = basis_within(used[d]++, shape[d]);
+        if (v) L.addReg(d, v);
+      }
+    }
+    int laneBit = 0;
+    for (int k = 0; k < rank; ++k) {
+      const int d = Order::values[k];
+      for (int b = 0; b < log2_exact(ThreadsPerWarp::values[d]); ++b) L.lane[laneBit++][d] = basis_within(used[d]++, shape[d]);
+    }
+    int warpBit = 0;
+    for (int k = 0; k < rank; ++k) {
+      const int d = Order::values[k];
+      for (int b = 0; b < log2_exact(WarpsPerCTA::values[d]); ++b) L.warp[warpBit++][d] = basis_within(used[d]++, shape[d]);
+    }
+    L.numWarpBits = warpBit;
+    for (int k = 0; k < rank; ++k) {
+      const int d = Order::values[k];
+      while ((1 << used[d]) < shape[d]) L.addReg(d, 1 << used[d]++);
+    }
+    return L;
+  }
+};
+
+// The layout of a reduction's result: the parent's layout with dimension Dim removed.
+// Threads that differed only along Dim now hold the same value.
+template <int Dim, class Parent>
+struct Slice {
+  static constexpr int rank = Parent::rank - 1;
+
+  template <int... Shape>
+  TLE_CONSTEXPR static LinearLayout linear() {
+    static_assert(sizeof...(Shape) == rank, "the tile's rank differs from its layout's");
+    return drop(parentLinear(ints<Shape...>{}));
+  }
+
+ private:
+  template <int... Shape>
+  TLE_CONSTEXPR static LinearLayout parentLinear(ints<Shape...>) {
+    return parentWithUnitDim(ints<>{}, ints<Shape...>{});
+  }
+  // Builds Parent::linear<S0..S(Dim-1), 1, S(Dim)..> by moving sizes one at a time.
+  template <int... Before, int First, int... After>
+  TLE_CONSTEXPR static LinearLayout parentWithUnitDim(ints<Before...>, ints<First, After...>) {
+    if constexpr (sizeof...(Before) == Dim) return Parent::template linear<Before..., 1, First, After...>();
+    else return parentWithUnitDim(ints<Before..., First>{}, ints<After...>{});
+  }
+  template <int... Before>
+  TLE_CONSTEXPR static LinearLayout parentWithUnitDim(ints<Before...>, ints<>) {
+    return Parent::template linear<Before..., 1>();
+  }
+  TLE_CONSTEXPR static LinearLayout drop(const LinearLayout &P) {
+    LinearLayout L;
+    L.rank = P.rank - 1;
+    for (int d = 0, o = 0; d < P.rank; ++d)
+      if (d != Dim) L.shape[o++] = P.shape[d];
+    for (int b = 0; b < P.numRegBits; ++b) {
+      bool any = false;
+      for (int d = 0; d < P.rank; ++d)
+        if (d != Dim && P.reg[b][d]) any = true;
+      if (!any) continue;
+      for (int d = 0, o = 0; d < P.rank; ++d)
+        if (d != Dim) L.reg[L.numRegBits][o++] = P.reg[b][d];
+      ++L.numRegBits;
+    }
+    for (int b = 0; b < kLaneBits; ++b)
+      for (int d = 0, o = 0; d < P.rank; ++d)
+        if (d != Dim) L.lane[b][o++] = P.lane[b][d];
+    L.numWarpBits = P.numWarpBits;
+    for (int b = 0; b < P.numWarpBits; ++b)
+      for (int d = 0, o = 0; d < P.rank; ++d)
+        if (d != Dim) L.warp[b][o++] = P.warp[b][d];
+    return L;
+  }
+};
+
+// Accumulator of mma.sync m16n8kK on sm_80+: per warp a 16x8 tile in which lane l holds
+// rows l/4 and l/4+8, columns 2*(l%4) and 2*(l%4)+1. Warps tile WarpsPerCTA (M, N) of those
+// and the pattern repeats over the tile.
+template <int WarpsM, int WarpsN>
+struct Mma {
+  static constexpr int rank = 2;
+
+  template <int M, int N>
+  TLE_CONSTEXPR static LinearLayout linear() {
+    LinearLayout L;
+    L.rank = 2;
+    L.shape[0] = M;
+    L.shape[1] = N;
+    L.addReg(1, 1);  // the column pair
+    L.lane[0][1] = 2;
+    L.lane[1][1] = 4;
+    L.lane[2][0] = 1;
+    L.lane[3][0] = 2;
+    L.lane[4][0] = 4;
+    L.addReg(0, 8);  // the lower half of the 16 rows
+    int warpBit = 0;
+    for (int b = 0; b < log2_exact(WarpsN); ++b) L.warp[warpBit++][1] = basis_within(3 + b, N);
+    for (int b = 0; b < log2_exact(WarpsM); ++b) L.warp[warpBit++][0] = basis_within(4 + b, M);
+    L.numWarpBits = warpBit;
+    for (int bit = 3 + log2_exact(WarpsN); (1 << bit) < N; ++bit) L.addReg(1, 1 << bit);
+    for (int bit = 4 + log2_exact(WarpsM); (1 << bit) < M; ++bit) L.addReg(0, 1 << bit);
+    return L;
+  }
+};
+
+}  // namespace tle

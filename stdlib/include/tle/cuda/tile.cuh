@@ -1,0 +1,230 @@
+// Register tiles: a Tile<T, Layout, Shape...> is the part of a block-wide tensor that one
+// thread holds, `kRegs` values of type T. Which elements those are is the layout's business
+// (layout.cuh); everything here is written against the linear form.
+#pragma once
+
+#include "tle/cuda/layout.cuh"
+
+namespace tle {
+
+template <class T, class Layout, int... Shape>
+struct Tile {
+  using value_type = T;
+  using layout_type = Layout;
+  static constexpr int rank = sizeof...(Shape);
+  static constexpr LinearLayout linear = Layout::template linear<Shape...>();
+  static constexpr int kRegs = linear.numRegs();
+  static constexpr int kElements = linear.numElements();
+  T v[kRegs];
+};
+
+// The same layout and shape with another element type.
+template <class U, class TileT>
+struct retile;
+template <class U, class T, class L, int... S>
+struct retile<U, Tile<T, L, S...>> {
+  using type = Tile<U, L, S...>;
+};
+template <class U, class TileT>
+using retile_t = typename retile<U, TileT>::type;
+
+template <class X>
+struct is_tile {
+  static constexpr bool value = false;
+};
+template <class T, class L, int... S>
+struct is_tile<Tile<T, L, S...>> {
+  static constexpr bool value = true;
+};
+
+template <int I>
+struct index_c {
+  static constexpr int value = I;
+};
+template <class F, int... I>
+TLE_DEVICE void static_for_impl(F &&f, seq<I...>) {
+  (f(index_c<I>{}), ...);
+}
+// Calls f(index_c<0>{}) ... f(index_c<N-1>{}): the index is a compile-time constant, so
+// the layout tables can be read with it.
+template <int N, class F>
+TLE_DEVICE void static_for(F &&f) {
+  static_for_impl(f, make_seq<N>{});
+}
+
+// ---- coordinates --------------------------------------------------------------------------
+
+template <class TileT, int D, int... B>
+TLE_DEVICE int lane_part(int lane, seq<B...>) {
+  return (0 ^ ... ^ (((lane >> B) & 1) ? TLE_CONST(TileT::linear.lane[B][D]) : 0));
+}
+template <class TileT, int D, int... B>
+TLE_DEVICE int warp_part(int warp, seq<B...>) {
+  return (0 ^ ... ^ (((warp >> B) & 1) ? TLE_CONST(TileT::linear.warp[B][D]) : 0));
+}
+// The part of this thread's coordinates along D that comes from its lane and warp.
+template <class TileT, int D>
+TLE_DEVICE int thread_coord() {
+  return lane_part<TileT, D>(lane_id(), make_seq<kLaneBits>{}) ^
+         warp_part<TileT, D>(warp_id(), make_seq<TileT::linear.numWarpBits>{});
+}
+
+template <class TileT, int R, int... D>
+TLE_DEVICE int linear_index_impl(seq<D...>) {
+  constexpr LinearLayout L = TileT::linear;
+  int index = 0;
+  ((index = index * TLE_CONST(L.shape[D]) + (thread_coord<TileT, D>() ^ TLE_CONST(L.regCoord(R, D)))), ...);
+  return index;
+}
+// Row-major position in the whole tensor of this thread's register R.
+template <class TileT, int R>
+TLE_DEVICE int linear_index() {
+  return linear_index_impl<TileT, R>(make_seq<TileT::rank>{});
+}
+
+// True for exactly one of the threads that hold copies of the same elements: the one whose
+// replicated lane and warp bits are all zero. Side effects (atomics) happen only there.
+template <class TileT>
+TLE_CONSTEXPR int replicated_warp_mask() {
+  int mask = 0;
+  for (int b = 0; b < TileT::linear.numWarpBits; ++b) {
+    int any = 0;
+    for (int d = 0; d < TileT::linear.rank; ++d) any |= TileT::linear.warp[b][d];
+    if (!any) mask |= 1 << b;
+  }
+  return mask;
+}
+template <class TileT>
+TLE_CONSTEXPR int replicated_lane_mask() {
+  int mask = 0;
+  for (int b = 0; b < kLaneBits; ++b) {
+    int any = 0;
+    for (int d = 0; d < TileT::linear.rank; ++d) any |= TileT::linear.lane[b][d];
+    if (!any) mask |= 1 << b;
+  }
+  return mask;
+}
+template <class TileT>
+TLE_DEVICE bool is_owner() {
+  return (lane_id() & TLE_CONST(replicated_lane_mask<TileT>())) == 0 &&
+         (warp_id() & TLE_CONST(replicated_warp_mask<TileT>())) == 0;
+}
+
+// ---- construction ---------------------------------------------------------------------------
+
+template <class TileT>
+TLE_DEVICE TileT full(typename TileT::value_type x) {
+  TileT t;
+  TLE_UNROLL for (int r = 0; r < TileT::kRegs; ++r) t.v[r] = x;
+  return t;
+}
+
+// tl.arange(start, end) laid out as TileT (1-D).
+template <class TileT>
+TLE_DEVICE TileT make_range(int start) {
+  static_assert(TileT::rank == 1, "make_range builds 1-D tiles");
+  TileT t;
+  const int base = thread_coord<TileT, 0>();
+  static_for<TileT::kRegs>([&](auto r) {
+    t.v[decltype(r)::value] = start + (base ^ TLE_CONST(TileT::linear.regCoord(decltype(r)::value, 0)));
+  });
+  return t;
+}
+
+// ---- register remapping: broadcast and expand_dims -------------------------------------------
+
+// The register of Src that holds the element register R of Dst needs, when Dst's
+// dimension `dstDim[d]` feeds Src's dimension d and Src's unit dimensions are broadcast.
+template <class Src, class Dst>
+TLE_CONSTEXPR int source_register(int r, int inserted) {
+  for (int s = 0; s < Src::kRegs; ++s) {
+    bool match = true;
+    for (int d = 0; d < Src::rank; ++d) {
+      const int dd = inserted >= 0 && d >= inserted ? d + 1 : d;
+      const int want = Src::linear.shape[d] == 1 ? 0 : Dst::linear.regCoord(r, dd);
+      if (Src::linear.regCoord(s, d) != want) match = false;
+    }
+    if (match) return s;
+  }
+  return -1;
+}
+template <class Src, class Dst>
+TLE_CONSTEXPR bool same_thread_bases(int inserted) {
+  for (int d = 0; d < Src::rank; ++d) {
+    if (Src::linear.shape[d] == 1) continue;
+    const int dd = inserted >= 0 && d >= inserted ? d + 1 : d;
+    for (int b = 0; b < kLaneBits; ++b)
+      if (Src::linear.lane[b][d] != Dst::linear.lane[b][dd]) return false;
+    for (int b = 0; b < Src::linear.numWarpBits; ++b)
+      if (Src::linear.warp[b][d] != Dst::linear.warp[b][dd]) return false;
+  }
+  return Src::linear.numWarpBits == Dst::linear.numWarpBits;
+}
+
+template <class Dst, int Inserted, class Src>
+TLE_DEVICE Dst remap(const Src &src) {
+  static_assert(same_thread_bases<Src, Dst>(Inserted),
+                "tlec bug: broadcast/expand_dims between layouts that place elements on different threads");
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) {
+    constexpr int s = source_register<Src, Dst>(decltype(r)::value, Inserted);
+    static_assert(s >= 0, "tlec bug: a broadcast element is not held by the same thread");
+    t.v[decltype(r)::value] = src.v[s];
+  });
+  return t;
+}
+
+// x[:, None]: Src is laid out as Slice<Axis, P>, the result as P.
+template <class Dst, int Axis, class Src>
+TLE_DEVICE Dst expand_dims(const Src &src) {
+  return remap<Dst, Axis>(src);
+}
+
+// Repeats the size-1 dimensions of src; both tiles have the same layout.
+template <class Dst, class Src>
+TLE_DEVICE Dst broadcast(const Src &src) {
+  return remap<Dst, -1>(src);
+}
+
+// ---- layout conversion through shared memory --------------------------------------------------
+
+template <class A, class B>
+TLE_CONSTEXPR bool same_linear_layout() {
+  // One flag, no early return: nvcc warns about loops after a constant-folded return.
+  bool same = A::kRegs == B::kRegs && A::rank == B::rank && A::linear.numWarpBits == B::linear.numWarpBits;
+  for (int d = 0; same && d < A::rank; ++d) {
+    same = same && A::linear.shape[d] == B::linear.shape[d];
+    for (int b = 0; b < A::linear.numRegBits; ++b) same = same && A::linear.reg[b][d] == B::linear.reg[b][d];
+    for (int b = 0; b < kLaneBits; ++b) same = same && A::linear.lane[b][d] == B::linear.lane[b][d];
+    for (int b = 0; b < A::linear.numWarpBits; ++b) same = same && A::linear.warp[b][d] == B::linear.warp[b][d];
+  }
+  return same;
+}
+
+template <class Dst, class Src>
+TLE_CONSTEXPR int convert_scratch_bytes() {
+  return same_linear_layout<Src, Dst>() ? 0 : Src::kElements * static_cast<int>(sizeof(typename Src::value_type));
+}
+
+// Redistributes a tile over the threads: every thread writes what it holds to shared memory
+// at the element's row-major position, then reads what the new layout gives it.
+template <class Dst, class Src>
+TLE_DEVICE Dst convert_layout(const Src &src, unsigned char *scratch) {
+  static_assert(Src::kElements == Dst::kElements, "convert_layout keeps the shape");
+  if constexpr (same_linear_layout<Src, Dst>()) {
+    Dst t;
+    TLE_UNROLL for (int r = 0; r < Dst::kRegs; ++r) t.v[r] = src.v[r];
+    return t;
+  } else {
+    using T = typename Src::value_type;
+    T *buffer = reinterpret_cast<T *>(scratch);
+    static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
+    __syncthreads();
+    Dst t;
+    static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+    __syncthreads();
+    return t;
+  }
+}
+
+}  // namespace tle
