@@ -27,7 +27,7 @@ const char *const kAscendArchs[] = {"910b"};
 
 // Long options tlec knows, for "did you mean" suggestions.
 const char *const kKnownOptions[] = {
-    "--output", "--emit", "--target", "--kernel", "--signature", "--num-warps", "--num-stages",
+    "--output", "--emit", "--target", "--kernel", "--signature", "--out-name", "--num-warps", "--num-stages",
     "--define", "--include", "--MD", "--MF", "--MT", "--color", "--diagnostics-format", "--Werror",
     "--verbose", "--version", "--help",
 };
@@ -186,6 +186,9 @@ KERNELS:
                              "*fp32:16, i32, 1024"; also "quoted" strings, true/false, None.
                              The i-th --signature applies to the i-th --kernel; trailing
                              parameters with defaults may be left out.
+  --out-name NAME            The symbol for the i-th --kernel (its __global__ function;
+                             the launcher is NAME_launch). Default: the kernel's name, with
+                             the signature mangled in when one kernel is compiled twice.
   --num-warps N              Warps per program: 1, 2, 4, 8, 16 or 32 (default 4).
   --num-stages N             Software-pipelining depth, 1-16 (default 3).
   -D, --define NAME=VALUE    Bind the constexpr parameter (or module-level name) NAME to
@@ -229,6 +232,7 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
       ("target", "", cxxopts::value<std::string>())
       ("kernel", "", cxxopts::value<std::string>())
       ("signature", "", cxxopts::value<std::string>())
+      ("out-name", "", cxxopts::value<std::string>())
       ("num-warps", "", cxxopts::value<std::string>())
       ("num-stages", "", cxxopts::value<std::string>())
       ("D,define", "", cxxopts::value<std::string>())
@@ -287,6 +291,9 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
         opts.kernels.push_back(value);
       } else if (key == "signature") {
         opts.signatures.push_back(value);
+      } else if (key == "out-name") {
+        if (!isIdentifier(value)) bad("--out-name expects a C identifier, got '" + value + "'");
+        opts.outNames.push_back(value);
       } else if (key == "num-warps") {
         unsigned n = 0;
         if (!parseUnsigned(value, n) || n == 0 || n > 32 || (n & (n - 1)) != 0)
@@ -369,6 +376,9 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
   if (positional.size() > 1) bad("only one input file may be given, got '" + positional[0] + "' and '" + positional[1] + "'");
   opts.input = positional[0];
 
+  if (!opts.outNames.empty() && opts.outNames.size() != opts.kernels.size())
+    bad("got " + std::to_string(opts.outNames.size()) + " --out-name for " + std::to_string(opts.kernels.size()) +
+        " --kernel; give one --out-name per --kernel, in the same order");
   if (!opts.signatures.empty() && opts.signatures.size() != opts.kernels.size())
     bad("got " + std::to_string(opts.signatures.size()) + " --signature for " + std::to_string(opts.kernels.size()) +
         " --kernel; give one --signature per --kernel, in the same order");

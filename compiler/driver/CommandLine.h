@@ -28,6 +28,7 @@ struct Options {
   Target target;
   std::vector<std::string> kernels;
   std::vector<std::string> signatures;
+  std::vector<std::string> outNames;  // --out-name, paired with kernels
   unsigned numWarps = 4;
   unsigned numStages = 3;
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order

@@ -5,10 +5,14 @@
 #include "frontend/Parser.h"
 #include "frontend/Signature.h"
 #include "sema/Sema.h"
+#ifdef TLE_HAVE_MLIR
+#include "codegen/cuda/CudaBackend.h"
+#endif
 
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <optional>
 #include <sstream>
 
 namespace tle {
@@ -29,7 +33,34 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+#ifdef TLE_HAVE_MLIR
+SemaOptions semaOptions(const Options &options, std::vector<KernelRequest> kernels) {
+  SemaOptions sema;
+  sema.kernels = std::move(kernels);
+  sema.defines = options.defines;
+  sema.numWarps = options.numWarps;
+  sema.numStages = options.numStages;
+  sema.target = options.target.str();
+  sema.includeDirs = options.includeDirs;
+  sema.stdlibDir = TLE_STDLIB_DIR;
+  return sema;
+}
+#endif
+
 }  // namespace
+
+std::string headerPathFor(const Options &options) {
+  const std::string &out = options.output;
+  size_t slash = out.rfind('/');
+  size_t dot = out.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return out + ".h";
+  return out.substr(0, dot) + ".h";
+}
 
 std::string formatDepfile(const std::string &target, const std::vector<std::string> &deps) {
   std::string out = escapeForMake(target) + ":";
@@ -40,7 +71,8 @@ std::string formatDepfile(const std::string &target, const std::vector<std::stri
 bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEngine &diags) {
   // Signatures are checked first: they are cheap and their errors point into the option.
   std::vector<KernelRequest> kernels;
-  for (const std::string &k : options.kernels) kernels.push_back({k, std::nullopt, {}});
+  for (size_t i = 0; i < options.kernels.size(); ++i)
+    kernels.push_back({options.kernels[i], std::nullopt, {}, i < options.outNames.size() ? options.outNames[i] : ""});
   for (size_t i = 0; i < options.signatures.size(); ++i) {
     std::string name = options.signatures.size() == 1 ? "<signature>" : "<signature " + std::to_string(i + 1) + ">";
     FileId sig = sources.addBuffer(name, options.signatures[i]);
@@ -59,6 +91,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
   if (options.input != "-") deps.push_back(options.input);
 
   std::string output;
+  std::optional<std::string> header;  // --emit=cuda to a file also writes the launchers' header
   auto start = std::chrono::steady_clock::now();
   if (options.emit == EmitKind::Tokens) {
     for (const std::string &t : dumpTokens(sources, file, diags)) output += t + "\n";
@@ -74,20 +107,34 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       output = os.str();
 #ifdef TLE_HAVE_MLIR
     } else if (options.emit == EmitKind::Mlir) {
-      SemaOptions sema;
-      sema.kernels = std::move(kernels);
-      sema.defines = options.defines;
-      sema.numWarps = options.numWarps;
-      sema.numStages = options.numStages;
-      sema.target = options.target.str();
-      sema.includeDirs = options.includeDirs;
-      sema.stdlibDir = TLE_STDLIB_DIR;
+      SemaOptions sema = semaOptions(options, std::move(kernels));
       auto semaStart = std::chrono::steady_clock::now();
       std::vector<std::string> imported;
       bool ok = emitMlir(*module, sema, sources, diags, output, &imported);
       deps.insert(deps.end(), imported.begin(), imported.end());
       spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(semaStart));
       if (!ok) return false;
+    } else if ((options.emit == EmitKind::Cuda || options.emit == EmitKind::Header) &&
+               options.target.kind == Target::Kind::Cuda) {
+      SemaOptions sema = semaOptions(options, std::move(kernels));
+      CudaOptions cuda;
+      cuda.inputName = options.input == "-" ? "<stdin>" : baseName(options.input);
+      cuda.headerName = options.writesToStdout() ? "kernel.h" : baseName(headerPathFor(options));
+      cuda.sourceLine = [&sources](const std::string &file, unsigned line) { return sources.lineText(file, line); };
+      std::unique_ptr<Backend> backend = makeCudaBackend(cuda);
+      auto start = std::chrono::steady_clock::now();
+      std::vector<std::string> imported;
+      BackendOutput result;
+      bool ok = compile(*module, sema, sources, diags, backend.get(), result, &imported);
+      deps.insert(deps.end(), imported.begin(), imported.end());
+      spdlog::info("generated CUDA C++ in {:.2f} ms", millisecondsSince(start));
+      if (!ok) return false;
+      if (options.emit == EmitKind::Header) {
+        output = std::move(result.header);
+      } else {
+        output = std::move(result.main);
+        if (!options.writesToStdout()) header = std::move(result.header);
+      }
 #endif
     } else {
 #ifdef TLE_HAVE_MLIR
@@ -104,6 +151,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
 
   OutputSet outputs;
   if (!outputs.add(options.output, std::move(output), diags)) return false;
+  if (header && !outputs.add(headerPathFor(options), std::move(*header), diags)) return false;
   if (options.writeDepfile) {
     std::string depPath = options.depfilePath.empty() ? options.output + ".d" : options.depfilePath;
     std::string target = !options.depTarget.empty() ? options.depTarget : options.writesToStdout() ? depPath : options.output;

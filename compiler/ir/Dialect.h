@@ -12,6 +12,9 @@
 #define GET_TYPEDEF_CLASSES
 #include "ir/TleTypes.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "ir/TleAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "ir/TleOps.h.inc"
 

@@ -12,6 +12,7 @@ def Tle_Dialect : Dialect {
   let cppNamespace = "::tle::ir";
   let summary = "Tile programs compiled from .tle kernels";
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Tle_Op<string mnemonic, list<Trait> traits = []> : Op<Tle_Dialect, mnemonic, traits>;

@@ -2,6 +2,7 @@
 #define TLE_OPS_TD
 
 include "TleTypes.td"
+include "TleLayouts.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 // ---- program geometry ------------------------------------------------------------------
@@ -318,6 +319,15 @@ def Tle_AtomicCASOp : Tle_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]>
   let arguments = (ins Tle_PtrLike:$ptr, AnyType:$cmp, AnyType:$val, StrAttr:$sem, StrAttr:$scope);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` type($ptr) `,` type($cmp) `,` type($val) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- layouts (set by the CUDA layout pass) ----------------------------------------------
+def Tle_ConvertLayoutOp : Tle_Op<"convert_layout", [Pure]> {
+  let summary = "redistribute a tensor over the threads (through shared memory)";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
 }
 

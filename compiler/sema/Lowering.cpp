@@ -198,6 +198,11 @@ void FunctionLowering::block(const StmtList &stmts) {
 
 void FunctionLowering::assign(const Expr &target, Value value, SourceRange valueRange) {
   if (auto *n = dyn_cast<Name>(&target)) {
+    // The first name a value is bound to names it in generated code.
+    if (value.isRuntime() && value.ir) {
+      if (mlir::Operation *def = value.ir.getDefiningOp(); def && !mlir::isa<mlir::NameLoc>(def->getLoc()))
+        def->setLoc(mlir::NameLoc::get(builder_.getStringAttr(n->id), def->getLoc()));
+    }
     frames_.back().locals[n->id] = std::move(value);
     return;
   }

@@ -15,6 +15,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "ir/IrModule.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -166,7 +167,7 @@ public:
               mlir::MLIRContext &ctx)
       : module_(module), options_(options), sources_(sources), diags_(diags), ctx_(ctx), builder_(&ctx) {}
 
-  bool run(std::string &out);
+  bool run(Backend *backend, BackendOutput &out);
   const std::vector<std::string> &dependencies() const { return dependencies_; }
 
 private:
@@ -487,7 +488,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
   }
 }
 
-bool Specializer::run(std::string &out) {
+bool Specializer::run(Backend *backend, BackendOutput &out) {
   if (!buildScope(module_, scope_)) return false;
   irModule_ = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&ctx_, module_.name, 1, 1));
   unsigned errorsBefore = diags_.errorCount();
@@ -543,10 +544,13 @@ bool Specializer::run(std::string &out) {
       }
       continue;
     }
-    std::string symbol = requestCount[r.name] > 1 && r.signature ? r.name + mangle(*r.signature) : r.name;
+    std::string symbol = !r.symbol.empty()                           ? r.symbol
+                         : requestCount[r.name] > 1 && r.signature ? r.name + mangle(*r.signature)
+                                                                   : r.name;
     if (!symbols.insert(symbol).second) {
       diags_.report(DiagId::SignatureMismatch, r.signatureRange.isValid() ? r.signatureRange : SourceRange(),
-                    "kernel '" + r.name + "' is requested twice with the same specialization");
+                    !r.symbol.empty() ? "two kernels would both be named '" + symbol + "'; give each its own --out-name"
+                                      : "kernel '" + r.name + "' is requested twice with the same specialization");
       continue;
     }
     lowerKernel(*fn, r, symbol);
@@ -577,7 +581,11 @@ bool Specializer::run(std::string &out) {
       return false;
     }
   }
-  llvm::raw_string_ostream os(out);
+  if (backend) {
+    IrModule module{*irModule_};
+    return backend->run(module, diags_, out);
+  }
+  llvm::raw_string_ostream os(out.main);
   irModule_->print(os);
   os.flush();
   return true;
@@ -585,14 +593,22 @@ bool Specializer::run(std::string &out) {
 
 }  // namespace
 
-bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
-              std::string &out, std::vector<std::string> *dependencies) {
+bool compile(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
+             Backend *backend, BackendOutput &out, std::vector<std::string> *dependencies) {
   mlir::MLIRContext ctx;
   ctx.loadDialect<tle::ir::TleDialect, mlir::arith::ArithDialect, mlir::func::FuncDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect>();
   Specializer s(module, options, sources, diags, ctx);
-  bool ok = s.run(out);
+  bool ok = s.run(backend, out);
   if (dependencies) *dependencies = s.dependencies();
+  return ok;
+}
+
+bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
+              std::string &out, std::vector<std::string> *dependencies) {
+  BackendOutput output;
+  bool ok = compile(module, options, sources, diags, nullptr, output, dependencies);
+  out = std::move(output.main);
   return ok;
 }
 

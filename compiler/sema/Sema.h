@@ -6,6 +6,7 @@
 
 #include "frontend/Ast.h"
 #include "frontend/Signature.h"
+#include "ir/Backend.h"
 #include "support/Diagnostics.h"
 
 #include <optional>
@@ -22,6 +23,7 @@ struct KernelRequest {
   // Absent: every parameter must be a constexpr with a default or bound by -D.
   std::optional<std::vector<SignatureEntry>> signature;
   SourceRange signatureRange;  // where the --signature text is, for diagnostics
+  std::string symbol;          // --out-name; empty: derived from the name and signature
 };
 
 struct SemaOptions {
@@ -35,6 +37,11 @@ struct SemaOptions {
   std::vector<std::string> includeDirs;
   std::string stdlibDir;
 };
+
+// Lowers the requested kernels to the tile IR and hands it to `backend` (when null, the
+// output is the IR's text). `dependencies` receives the path of every .tle module imported.
+bool compile(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
+             Backend *backend, BackendOutput &out, std::vector<std::string> *dependencies = nullptr);
 
 // Lowers the requested kernels to MLIR text (`--emit=mlir`). Reports every problem to
 // `diags` and returns false if there was an error.

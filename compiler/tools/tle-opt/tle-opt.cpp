@@ -1,5 +1,6 @@
 // tle-opt: runs MLIR passes on `tle` dialect files, for lit tests of the IR and passes.
 #include "ir/Dialect.h"
+#include "transforms/cuda/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,5 +15,6 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  tle::cuda::registerCudaPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "tle optimizer driver\n", registry));
 }

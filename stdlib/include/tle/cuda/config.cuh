@@ -48,3 +48,17 @@ TLE_DEVICE int lane_id() { return static_cast<int>(threadIdx.x) & 31; }
 TLE_DEVICE int warp_id() { return static_cast<int>(threadIdx.x) >> 5; }
 
 }  // namespace tle
+
+namespace tle {
+// The larger of two shared-memory needs (the kernel's dynamic shared memory is the
+// largest scratch any of its operations uses).
+TLE_CONSTEXPR int max_bytes(int a, int b) { return a > b ? a : b; }
+}  // namespace tle
+
+namespace tle {
+// Host-side conversion of launcher arguments to device-only types (float -> __half).
+template <class To, class From>
+__host__ __device__ inline To host_cast(From x) {
+  return To(x);
+}
+}  // namespace tle

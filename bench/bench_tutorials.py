@@ -1,0 +1,173 @@
+"""Times Triton's tutorial kernels compiled by tlec against the same source JIT-compiled by
+Triton, in one process on one GPU, with identical launch configurations; PyTorch where it
+has the operation. Prints a table of times and throughput ratios (Triton time / tlec time:
+above 1 means tlec is faster) and, with --compile-times, Triton's cold JIT compile time.
+Run through scripts/gpu.sh."""
+import argparse
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "gpu"))
+import tlec_kernels  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def load_tutorial(name):
+    """Imports a corpus .tle file (a Python module) so that Triton JIT-compiles the same source."""
+    path = os.path.join(ROOT, "tests", "corpus", "triton", name)
+    loader = importlib.machinery.SourceFileLoader(name.replace(".", "_"), path)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def bench(fn):
+    import triton.testing
+    return triton.testing.do_bench(fn, warmup=50, rep=300)
+
+
+rows = []
+
+
+def record(name, tlec_ms, triton_ms, torch_ms=None, bytes_moved=None):
+    rows.append((name, tlec_ms, triton_ms, torch_ms, bytes_moved))
+    gbs = f"{bytes_moved / tlec_ms / 1e6:8.0f}" if bytes_moved else "       -"
+    torch_text = f"{torch_ms * 1e3:9.1f}" if torch_ms is not None else "        -"
+    print(f"{name:36s} {tlec_ms * 1e3:9.1f} {triton_ms * 1e3:9.1f} {torch_text} {triton_ms / tlec_ms:7.2f}x {gbs}",
+          flush=True)
+
+
+def bench_vector_add(k, tri):
+    for n in (1 << 24, (1 << 24) + 3):
+        for dtype in (torch.float32, torch.float16):
+            x = torch.randn(n, device="cuda", dtype=dtype)
+            y = torch.randn(n, device="cuda", dtype=dtype)
+            out = torch.empty_like(x)
+            grid = ((n + 1023) // 1024,)
+            sym = {torch.float32: "add_fp32", torch.float16: "add_fp16"}[dtype]
+            if n % 16 == 0 and dtype == torch.float32:
+                sym = "add_fp32_n16"
+            t_tlec = bench(lambda: k[sym](grid, x, y, out, n))
+            t_tri = bench(lambda: tri.add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024))
+            t_torch = bench(lambda: torch.add(x, y, out=out))
+            record(f"vector add {str(dtype)[6:]} n={n}", t_tlec, t_tri, t_torch, 3 * n * x.element_size())
+
+
+def bench_softmax(k, tri):
+    for n_rows, n_cols, sym, block in ((4096, 1024, "softmax_1024_s16", 1024), (4096, 4096, "softmax_4096_s16", 4096),
+                                       (4096, 1000, "softmax_1024", 1024)):
+        x = torch.randn(n_rows, n_cols, device="cuda")
+        y = torch.empty_like(x)
+        res = k[sym].resources()
+        programs = min(res["sms"] * max(res["blocks_per_sm"], 1), n_rows)
+        t_tlec = bench(lambda: k[sym]((programs,), y, x, x.stride(0), y.stride(0), n_rows, n_cols))
+        # Triton: the tutorial's persistent launch, with its own occupancy.
+        kernel = tri.softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), n_rows, n_cols, BLOCK_SIZE=block,
+                                           num_stages=4, num_warps=8, grid=(1,))
+        kernel._init_handles()
+        props = torch.cuda.get_device_properties(0)
+        occupancy = min(props.max_threads_per_multi_processor // (8 * 32), 65536 // max(kernel.n_regs * 256, 1))
+        if kernel.metadata.shared:
+            occupancy = min(occupancy, props.shared_memory_per_multiprocessor // kernel.metadata.shared)
+        tri_programs = min(props.multi_processor_count * max(occupancy, 1), n_rows)
+        t_tri = bench(lambda: kernel[(tri_programs, 1, 1)](y, x, x.stride(0), y.stride(0), n_rows, n_cols, block, 4))
+        t_torch = bench(lambda: torch.softmax(x, dim=1))
+        record(f"softmax {n_rows}x{n_cols}", t_tlec, t_tri, t_torch, 2 * x.numel() * 4)
+
+
+def bench_layer_norm(k, tri):
+    eps = 1e-5
+    for m, n, fwd, dx, block, warps in ((4096, 1024, "ln_fwd_1024_s16", "ln_bwd_dx_1024", 1024, 4),
+                                        (4096, 4096, "ln_fwd_4096_s16", "ln_bwd_dx_4096_s16", 4096, 8)):
+        x = torch.randn(m, n, device="cuda", dtype=torch.float16)
+        w = torch.rand(n, device="cuda", dtype=torch.float16)
+        b = torch.rand(n, device="cuda", dtype=torch.float16)
+        y = torch.empty_like(x)
+        mean = torch.empty(m, device="cuda")
+        rstd = torch.empty(m, device="cuda")
+        t_tlec = bench(lambda: k[fwd]((m,), x, y, w, b, mean, rstd, x.stride(0), n, eps))
+        t_tri = bench(lambda: tri._layer_norm_fwd_fused[(m,)](x, y, w, b, mean, rstd, x.stride(0), n, eps,
+                                                              BLOCK_SIZE=block, num_warps=warps))
+        t_torch = bench(lambda: torch.nn.functional.layer_norm(x, (n,), w, b, eps))
+        record(f"layer norm fwd {m}x{n} fp16", t_tlec, t_tri, t_torch, 2 * x.numel() * 2)
+
+        dy = torch.randn_like(x)
+        group = 256 if n <= 1024 else 128
+        locks = torch.zeros(2 * group, dtype=torch.int32, device="cuda")
+        pdw = torch.zeros((group, n), dtype=x.dtype, device="cuda")
+        pdb = torch.zeros((group, n), dtype=x.dtype, device="cuda")
+        dxt = torch.empty_like(x)
+
+        def run_tlec():
+            locks.zero_()
+            k[dx]((m,), dxt, dy, pdw, pdb, x, w, mean, rstd, locks, x.stride(0), n)
+
+        def run_triton():
+            locks.zero_()
+            tri._layer_norm_bwd_dx_fused[(m,)](dxt, dy, pdw, pdb, x, w, mean, rstd, locks, x.stride(0), n,
+                                               GROUP_SIZE_M=group, BLOCK_SIZE_N=block, num_warps=warps)
+
+        record(f"layer norm bwd dx {m}x{n} fp16", bench(run_tlec), bench(run_triton), None, 3 * x.numel() * 2)
+        dw = torch.empty_like(w)
+        db = torch.empty_like(b)
+        sym = "ln_bwd_dwdb_s16"
+        grid = ((n + 127) // 128,)
+        t_tlec = bench(lambda: k[sym](grid, pdw, pdb, dw, db, group, n))
+        t_tri = bench(lambda: tri._layer_norm_bwd_dwdb[grid](pdw, pdb, dw, db, group, n, BLOCK_SIZE_M=32,
+                                                             BLOCK_SIZE_N=128))
+        record(f"layer norm bwd dwdb {group}x{n}", t_tlec, t_tri, None, 2 * pdw.numel() * 2)
+
+
+def compile_times():
+    """Triton's cold JIT compile time for the same kernels (empty cache, first call)."""
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
+    tri = {name: load_tutorial(name) for name in ("01_vector_add.tle", "02_fused_softmax.tle", "05_layer_norm.tle")}
+    x = torch.randn(4096, 1024, device="cuda")
+    h = x.half()
+    cases = [
+        ("add_kernel", lambda: tri["01_vector_add.tle"].add_kernel[(1,)](x, x, x, x.numel(), BLOCK_SIZE=1024)),
+        ("softmax_kernel", lambda: tri["02_fused_softmax.tle"].softmax_kernel[(1,)](
+            x, x, x.stride(0), x.stride(0), 4096, 1024, 1024, 4, num_warps=8)),
+        ("_layer_norm_fwd_fused", lambda: tri["05_layer_norm.tle"]._layer_norm_fwd_fused[(1,)](
+            h, h, h[0], h[0], x[0], x[0], h.stride(0), 1024, 1e-5, BLOCK_SIZE=1024, num_warps=4)),
+    ]
+    print("\nTriton cold JIT compile (empty cache; first call minus a cached call), ms")
+    for name, fn in cases:
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        first = time.perf_counter() - start
+        start = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        again = time.perf_counter() - start
+        print(f"  {name:28s} {(first - again) * 1e3:9.1f}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build-gpu")
+    parser.add_argument("--compile-times", action="store_true")
+    args = parser.parse_args()
+    import triton
+    print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
+    if args.compile_times:
+        compile_times()
+    k = tlec_kernels.load(args.build)
+    print(f"\n{'kernel':36s} {'tlec us':>9s} {'triton us':>9s} {'torch us':>9s} {'ratio':>8s} {'GB/s':>8s}")
+    bench_vector_add(k, load_tutorial("01_vector_add.tle"))
+    bench_softmax(k, load_tutorial("02_fused_softmax.tle"))
+    bench_layer_norm(k, load_tutorial("05_layer_norm.tle"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+// The CUDA backend: runs the CUDA lowering passes on the tile IR and prints CUDA C++ plus
+// a C header with one launcher per kernel. Plain C++ interface for the driver.
+#pragma once
+
+#include "ir/Backend.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace tle {
+
+struct CudaOptions {
+  std::string headerName;  // how the .cu includes its header ("kernel.h")
+  std::string inputName;   // the .tle file, for the banner
+  bool lineDirectives = false;
+  // The text of line `line` of `file`, for the comment above each statement; may be empty.
+  std::function<std::string(const std::string &file, unsigned line)> sourceLine;
+};
+
+std::unique_ptr<Backend> makeCudaBackend(CudaOptions options);
+
+}  // namespace tle

@@ -1,0 +1,590 @@
+#include "codegen/cuda/KernelPrinter.h"
+
+#include "ir/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+namespace tle::cuda {
+
+using namespace mlir;
+
+namespace {
+
+// A construct the printer cannot express; caught at the top and turned into an error.
+struct Unsupported {
+  std::string message;
+};
+
+const std::set<std::string> kReservedWords = {
+    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default", "delete", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if", "int", "long", "namespace", "new", "operator",
+    "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "template", "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void",
+    "volatile", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl", "tle", "cuda", "std", "min", "max",
+    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "true", "false", "nullptr", "inline",
+    "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
+
+std::string sanitize(StringRef name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "v" + out;
+  if (kReservedWords.count(out) || out.rfind("__", 0) == 0) out += "_";
+  return out;
+}
+
+std::optional<FileLineColLoc> fileLocation(Location loc) {
+  if (auto f = dyn_cast<FileLineColLoc>(loc)) return f;
+  if (auto n = dyn_cast<NameLoc>(loc)) return fileLocation(n.getChildLoc());
+  if (auto c = dyn_cast<CallSiteLoc>(loc)) return fileLocation(c.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location l : fused.getLocations())
+      if (auto f = fileLocation(l)) return f;
+  return std::nullopt;
+}
+
+std::optional<std::string> nameFromLocation(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc)) return n.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location l : fused.getLocations())
+      if (auto n = nameFromLocation(l)) return n;
+  return std::nullopt;
+}
+
+std::string scalarType(Type t) {
+  if (t.isInteger(1)) return "bool";
+  if (t.isInteger(8)) return "int8_t";
+  if (t.isInteger(16)) return "int16_t";
+  if (t.isInteger(32)) return "int32_t";
+  if (t.isInteger(64)) return "int64_t";
+  if (t.isF16()) return "__half";
+  if (t.isBF16()) return "__nv_bfloat16";
+  if (t.isF32()) return "float";
+  if (t.isF64()) return "double";
+  if (isa<Float8E4M3FNType>(t)) return "__nv_fp8_e4m3";
+  if (isa<Float8E5M2Type>(t)) return "__nv_fp8_e5m2";
+  if (auto p = dyn_cast<ir::PointerType>(t)) {
+    if (p.getAddressSpace() != 1) throw Unsupported{"pointers to address space " + std::to_string(p.getAddressSpace())};
+    return scalarType(p.getPointeeType()) + "*";
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  throw Unsupported{"the type " + s};
+}
+
+std::string formatFloat(double v, bool single) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, single ? "%.9g" : "%.17g", v);
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return single ? s + "f" : s;
+}
+
+class KernelPrinter {
+ public:
+  KernelPrinter(func::FuncOp f, const CudaOptions &options) : f_(f), options_(options) {}
+
+  void print(PrintedKernel &out) {
+    out.name = f_.getSymName().str();
+    if (auto w = f_->getAttrOfType<IntegerAttr>("tle.num_warps")) out.numWarps = w.getInt();
+    layoutsNamespace_ = out.name + "_layouts";
+    std::string params;
+    for (BlockArgument arg : f_.getArguments()) {
+      KernelParam p;
+      auto nameAttr = f_.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tle.name");
+      p.name = claim(nameAttr ? sanitize(nameAttr.getValue()) : "arg" + std::to_string(arg.getArgNumber()));
+      p.isPointer = isa<ir::PointerType>(arg.getType());
+      bool readonly = f_.getArgAttr(arg.getArgNumber(), "tle.readonly") != nullptr;
+      p.deviceType = (readonly ? "const " : "") + scalarType(arg.getType());
+      if (auto d = f_.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tle.divisibility")) p.divisibility = d.getInt();
+      p.hostType = hostType(arg.getType(), readonly);
+      names_[arg] = p.name;
+      params += (params.empty() ? "" : ", ") + p.deviceType + " " + p.name;
+      out.params.push_back(p);
+    }
+    indent_ = 1;
+    block(f_.getBody().front());
+
+    std::ostringstream code;
+    code << "namespace " << layoutsNamespace_ << " {\n";
+    for (size_t i = 0; i < blocked_.size(); ++i) code << "using Blocked" << i << " = " << blockedSpelling(blocked_[i]) << ";\n";
+    code << "}  // namespace " << layoutsNamespace_ << "\n\n";
+    code << "extern \"C\" __global__ void __launch_bounds__(" << out.numWarps * 32 << ") " << out.name << "(" << params
+         << ") {\n";
+    if (usesShared_) code << "  extern __shared__ __align__(16) unsigned char tle_smem[];\n";
+    code << body_.str() << "}\n";
+    out.code = code.str();
+    std::string bytes = "0";
+    for (const std::string &s : scratch_) bytes = "tle::max_bytes(" + bytes + ", " + s + ")";
+    out.sharedBytesExpression = bytes;
+  }
+
+ private:
+  // ---- names and types ----
+
+  std::string claim(std::string name) {
+    std::string candidate = name;
+    for (int i = 2; !used_.insert(candidate).second; ++i) candidate = name + "_" + std::to_string(i);
+    return candidate;
+  }
+
+  std::string newName(Value v, StringRef fallback) {
+    std::string base;
+    if (Operation *def = v.getDefiningOp())
+      if (auto n = nameFromLocation(def->getLoc()); n && def->getNumResults() == 1) base = sanitize(*n);
+    if (base.empty()) base = fallback.str();
+    std::string n = claim(base);
+    names_[v] = n;
+    return n;
+  }
+
+  std::string expr(Value v) {
+    auto it = names_.find(v);
+    if (it == names_.end()) throw Unsupported{"a value used before the printer defined it"};
+    return it->second;
+  }
+
+  std::string layoutSpelling(Attribute layout) {
+    if (auto b = dyn_cast<ir::BlockedLayoutAttr>(layout)) {
+      auto it = std::find(blocked_.begin(), blocked_.end(), b);
+      size_t index = it - blocked_.begin();
+      if (it == blocked_.end()) blocked_.push_back(b);
+      return layoutsNamespace_ + "::Blocked" + std::to_string(index);
+    }
+    if (auto s = dyn_cast<ir::SliceLayoutAttr>(layout))
+      return "tle::Slice<" + std::to_string(s.getDim()) + ", " + layoutSpelling(s.getParent()) + ">";
+    if (auto m = dyn_cast<ir::MmaLayoutAttr>(layout))
+      return "tle::Mma<" + std::to_string(m.getWarpsM()) + ", " + std::to_string(m.getWarpsN()) + ">";
+    throw Unsupported{"a tensor without a thread layout"};
+  }
+
+  static std::string intList(ArrayRef<unsigned> values) {
+    std::string s;
+    for (unsigned v : values) s += (s.empty() ? "" : ", ") + std::to_string(v);
+    return "tle::ints<" + s + ">";
+  }
+  static std::string blockedSpelling(ir::BlockedLayoutAttr b) {
+    return "tle::Blocked<" + intList(b.getSizePerThread()) + ", " + intList(b.getThreadsPerWarp()) + ", " +
+           intList(b.getWarpsPerCTA()) + ", " + intList(b.getOrder()) + ">";
+  }
+
+  std::string tileType(RankedTensorType t, const std::string &element) {
+    std::string s = "tle::Tile<" + element + ", " + layoutSpelling(t.getEncoding());
+    for (int64_t d : t.getShape()) s += ", " + std::to_string(d);
+    return s + ">";
+  }
+
+  std::string type(Type t) {
+    if (auto tensor = dyn_cast<RankedTensorType>(t)) return tileType(tensor, scalarType(tensor.getElementType()));
+    return scalarType(t);
+  }
+
+  static std::string hostType(Type t, bool readonly) {
+    if (auto p = dyn_cast<ir::PointerType>(t)) {
+      Type e = p.getPointeeType();
+      std::string base = e.isInteger(1) ? "bool" : (e.isF16() || e.isBF16() || isa<FloatType>(e) && e.getIntOrFloatBitWidth() == 8) ? "void" : scalarType(e);
+      return (readonly ? "const " : "") + base + "*";
+    }
+    if (t.isF16() || t.isBF16()) return "float";  // converted by the launcher
+    return scalarType(t);
+  }
+
+  // ---- output ----
+
+  std::ostringstream &line() {
+    body_ << std::string(indent_ * 2, ' ');
+    return body_;
+  }
+
+  void sourceComment(Operation *op) {
+    auto loc = fileLocation(op->getLoc());
+    if (!loc || loc->getLine() == lastLine_) return;
+    lastLine_ = loc->getLine();
+    std::string text = options_.sourceLine ? options_.sourceLine(loc->getFilename().str(), loc->getLine()) : "";
+    size_t first = text.find_first_not_of(" \t");
+    text = first == std::string::npos ? "" : text.substr(first);
+    std::string file = loc->getFilename().str();
+    if (size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+    if (options_.lineDirectives) body_ << "#line " << loc->getLine() << " \"" << loc->getFilename().str() << "\"\n";
+    line() << "// " << file << ":" << loc->getLine() << (text.empty() ? "" : ": " + text) << "\n";
+  }
+
+  // `const T name = expression;`, naming the op's single result.
+  void define(Operation *op, const std::string &expression, StringRef fallback = "v") {
+    Value result = op->getResult(0);
+    std::string name = newName(result, fallback);
+    line() << constDeclaration(result.getType()) << " " << name << " = " << expression << ";\n";
+  }
+
+  // `const auto`, `const float`, or `float *const` (a constant pointer, not a pointer to const).
+  std::string constDeclaration(Type t) {
+    if (isa<RankedTensorType>(t)) return "const auto";
+    std::string s = type(t);
+    return s.back() == '*' ? s + " const" : "const " + s;
+  }
+
+  std::string useShared(const std::string &bytesExpression) {
+    usesShared_ = true;
+    if (std::find(scratch_.begin(), scratch_.end(), bytesExpression) == scratch_.end()) scratch_.push_back(bytesExpression);
+    return "tle_smem";
+  }
+
+  // ---- ops ----
+
+  void block(Block &b) {
+    for (Operation &op : b) {
+      if (op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)) continue;
+      operation(&op);
+    }
+  }
+
+  std::string literal(Attribute value, Type t) {
+    if (auto i = dyn_cast<IntegerAttr>(value)) {
+      if (t.isInteger(1)) return i.getValue().isZero() ? "false" : "true";
+      int64_t v = t.getIntOrFloatBitWidth() == 1 ? i.getValue().getZExtValue() : i.getValue().getSExtValue();
+      if (t.isInteger(32) && v != INT32_MIN) return std::to_string(v);
+      return scalarType(t) + "(" + (v == INT64_MIN ? "INT64_MIN" : std::to_string(v) + (t.isInteger(64) ? "ll" : "")) + ")";
+    }
+    if (auto f = dyn_cast<FloatAttr>(value)) {
+      double v = f.getValueAsDouble();
+      if (!std::isfinite(v)) {
+        APInt bits = f.getValue().bitcastToAPInt();
+        std::string hex = llvm::utohexstr(bits.getZExtValue());
+        if (t.isF64()) return "tle::bitcast<double>(0x" + hex + "ull)";
+        if (t.isF32()) return "tle::bitcast<float>(0x" + hex + "u)";
+        return "tle::bitcast<" + scalarType(t) + ">(uint16_t(0x" + hex + "))";
+      }
+      if (t.isF32()) return formatFloat(v, true);
+      if (t.isF64()) return formatFloat(v, false);
+      return "tle::cast<" + scalarType(t) + ">(" + formatFloat(v, true) + ")";
+    }
+    throw Unsupported{"a constant of this kind"};
+  }
+
+  void operation(Operation *op) {
+    if (!isa<func::ReturnOp>(op)) sourceComment(op);
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
+          if (auto tensor = dyn_cast<RankedTensorType>(c.getType())) {
+            auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+            if (!dense || !dense.isSplat()) throw Unsupported{"a non-uniform tensor constant"};
+            define(op, "tle::full<" + type(tensor) + ">(" + literal(dense.getSplatValue<Attribute>(), tensor.getElementType()) + ")", "cst");
+          } else {
+            names_[c.getResult()] = literal(c.getValue(), c.getType());
+          }
+        })
+        .Case<ir::ProgramIdOp>([&](ir::ProgramIdOp p) { define(op, "tle::program_id<" + std::to_string(p.getAxis()) + ">()", "pid"); })
+        .Case<ir::NumProgramsOp>([&](ir::NumProgramsOp p) { define(op, "tle::num_programs<" + std::to_string(p.getAxis()) + ">()", "num_programs"); })
+        .Case<ir::MakeRangeOp>([&](ir::MakeRangeOp r) { define(op, "tle::make_range<" + type(r.getType()) + ">(" + std::to_string(r.getStart()) + ")", "range"); })
+        .Case<ir::SplatOp>([&](ir::SplatOp s) { define(op, "tle::full<" + type(s.getType()) + ">(" + expr(s.getSrc()) + ")", "splat"); })
+        .Case<ir::BroadcastOp>([&](ir::BroadcastOp b) { define(op, "tle::broadcast<" + type(b.getType()) + ">(" + expr(b.getSrc()) + ")", "bcast"); })
+        .Case<ir::ExpandDimsOp>([&](ir::ExpandDimsOp e) {
+          define(op, "tle::expand_dims<" + type(e.getType()) + ", " + std::to_string(e.getAxis()) + ">(" + expr(e.getSrc()) + ")", "expanded");
+        })
+        .Case<ir::ConvertLayoutOp>([&](ir::ConvertLayoutOp c) {
+          std::string dst = type(c.getType()), src = type(c.getSrc().getType());
+          std::string smem = useShared("tle::convert_scratch_bytes<" + dst + ", " + src + ">()");
+          define(op, "tle::convert_layout<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ")", "converted");
+        })
+        .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
+        .Case<ir::LoadOp>([&](ir::LoadOp l) {
+          std::string args = expr(l.getPtr());
+          if (l.getMask()) args += ", " + expr(l.getMask());
+          if (l.getOther()) args += ", " + expr(l.getOther());
+          std::string cache = l.getIsVolatile() ? "cv" : l.getCache() ? l.getCache()->str().substr(1) : "normal";
+          define(op, "tle::load<" + std::to_string(vectorWidth(op)) + ", tle::Cache::" + cache + ">(" + args + ")", "loaded");
+        })
+        .Case<ir::StoreOp>([&](ir::StoreOp s) {
+          std::string args = expr(s.getPtr()) + ", " + expr(s.getValue());
+          if (s.getMask()) args += ", " + expr(s.getMask());
+          std::string cache = s.getCache() ? s.getCache()->str().substr(1) : "normal";
+          line() << "tle::store<" << vectorWidth(op) << ", tle::Cache::" << cache << ">(" << args << ");\n";
+        })
+        .Case<ir::AtomicRMWOp>([&](ir::AtomicRMWOp a) { atomic(op, a.getKind().str(), a.getSem().str(), a.getScope().str()); })
+        .Case<ir::AtomicCASOp>([&](ir::AtomicCASOp a) { atomic(op, "cas", a.getSem().str(), a.getScope().str()); })
+        .Case<ir::BarrierOp>([&](ir::BarrierOp) { line() << "tle::barrier();\n"; })
+        .Case<ir::ReduceOp>([&](ir::ReduceOp r) { reduce(r); })
+        .Case<scf::ForOp>([&](scf::ForOp f) { forLoop(f); })
+        .Case<scf::IfOp>([&](scf::IfOp i) { ifElse(i); })
+        .Case<scf::WhileOp>([&](scf::WhileOp w) { whileLoop(w); })
+        .Case<func::ReturnOp>([&](func::ReturnOp) {
+          if (indent_ > 1) line() << "return;\n";
+        })
+        .Default([&](Operation *) { elementwise(op); });
+  }
+
+  int vectorWidth(Operation *op) {
+    auto v = op->getAttrOfType<IntegerAttr>("tle.vec");
+    return v ? static_cast<int>(v.getInt()) : 1;
+  }
+
+  void atomic(Operation *op, const std::string &kind, const std::string &sem, const std::string &scope) {
+    static const std::map<std::string, std::string> kinds = {
+        {"add", "add"}, {"fadd", "fadd"}, {"max", "max"}, {"min", "min"}, {"umax", "umax"}, {"umin", "umin"},
+        {"and", "band"}, {"or", "bor"}, {"xor", "bxor"}, {"xchg", "xchg"}};
+    int semCode = sem == "relaxed" ? 0 : sem == "acquire" ? 1 : sem == "release" ? 2 : 3;
+    std::string scopeName = scope == "cta" ? "cuda::thread_scope_block" : scope == "sys" ? "cuda::thread_scope_system" : "cuda::thread_scope_device";
+    bool tile = isa<RankedTensorType>(op->getResult(0).getType());
+    std::string args;
+    for (Value v : op->getOperands()) args += (args.empty() ? "" : ", ") + expr(v);
+    std::string templ;
+    if (kind == "cas") {
+      templ = "tle::atomic_cas<" + std::to_string(semCode) + ", " + scopeName + ">";
+    } else {
+      auto it = kinds.find(kind);
+      if (it == kinds.end()) throw Unsupported{"atomic kind '" + kind + "'"};
+      templ = "tle::atomic_rmw<tle::AtomicOp::" + it->second + ", " + std::to_string(semCode) + ", " + scopeName + ">";
+    }
+    if (!tile) {
+      // Scalar atomics act once per block and share the result through shared memory.
+      std::string smem = useShared("int(sizeof(" + scalarType(op->getResult(0).getType()) + "))");
+      std::vector<std::string> parts;
+      for (Value v : op->getOperands()) parts.push_back(expr(v));
+      if (kind == "cas") args = parts[0] + ", " + parts[1] + ", " + parts[2] + ", " + smem;
+      else args = parts[0] + ", " + parts[1] + ", " + smem + (parts.size() > 2 ? ", " + parts[2] : "");
+    }
+    define(op, templ + "(" + args + ")", "old");
+  }
+
+  // The combine region as a lambda over scalars (or pairs, for two operands).
+  std::string combineLambda(ir::ReduceOp r, const std::vector<std::string> &elementTypes) {
+    Block &body = r.getCombineOp().front();
+    size_t n = r.getSrcs().size();
+    std::ostringstream saved;
+    saved << body_.str();
+    body_.str("");
+    int savedIndent = indent_;
+    unsigned savedLine = lastLine_;
+    indent_ = 1;
+    std::string lhs = claim("lhs"), rhs = claim("rhs");
+    std::string pairType = n == 2 ? "tle::pair<" + elementTypes[0] + ", " + elementTypes[1] + ">" : "";
+    for (size_t i = 0; i < n; ++i) {
+      if (n == 1) {
+        names_[body.getArgument(0)] = lhs;
+        names_[body.getArgument(1)] = rhs;
+      } else {
+        names_[body.getArgument(i)] = "(" + lhs + (i == 0 ? ".first)" : ".second)");
+        names_[body.getArgument(n + i)] = "(" + rhs + (i == 0 ? ".first)" : ".second)");
+      }
+    }
+    lastLine_ = UINT32_MAX;  // no source comments inside the lambda
+    for (Operation &op : body.without_terminator()) {
+      lastLine_ = fileLocation(op.getLoc()) ? fileLocation(op.getLoc())->getLine() : lastLine_;
+      operation(&op);
+    }
+    Operation *ret = body.getTerminator();
+    std::string result = n == 1 ? expr(ret->getOperand(0))
+                                : pairType + "{" + expr(ret->getOperand(0)) + ", " + expr(ret->getOperand(1)) + "}";
+    std::string inner = body_.str();
+    body_.str("");
+    body_ << saved.str();
+    indent_ = savedIndent;
+    lastLine_ = savedLine;
+    std::string argType = n == 1 ? elementTypes[0] : pairType;
+    std::string pad(indent_ * 2, ' ');
+    std::string lambda = "[&](" + argType + " " + lhs + ", " + argType + " " + rhs + ") {\n";
+    std::istringstream lines(inner);
+    for (std::string l; std::getline(lines, l);) lambda += pad + "  " + l.substr(2) + "\n";
+    return lambda + pad + "  return " + result + ";\n" + pad + "}";
+  }
+
+  void reduce(ir::ReduceOp r) {
+    size_t n = r.getSrcs().size();
+    if (n > 2) throw Unsupported{"reductions of more than two tensors"};
+    auto srcType = cast<RankedTensorType>(r.getSrcs()[0].getType());
+    std::vector<std::string> elementTypes;
+    for (Value s : r.getSrcs()) elementTypes.push_back(scalarType(cast<RankedTensorType>(s.getType()).getElementType()));
+    std::string input = expr(r.getSrcs()[0]);
+    std::string element = elementTypes[0];
+    if (n == 2) {
+      input = "tle::zip(" + expr(r.getSrcs()[0]) + ", " + expr(r.getSrcs()[1]) + ")";
+      element = "tle::pair<" + elementTypes[0] + ", " + elementTypes[1] + ">";
+    }
+    std::string axis = std::to_string(r.getAxis());
+    std::string smem = useShared("tle::reduce_scratch_bytes<" + axis + ", " + tileType(srcType, element) + ">()");
+    std::string call = "tle::reduce<" + axis + ">(" + input + ", " + combineLambda(r, elementTypes) + ", " + smem + ")";
+    bool scalar = !isa<RankedTensorType>(r.getResult(0).getType());
+    if (scalar) call = "tle::scalar(" + call + ")";
+    if (n == 1) {
+      define(r, call, "reduced");
+      return;
+    }
+    std::string both = claim("reduced");
+    line() << "const auto " << both << " = " << call << ";\n";
+    for (size_t i = 0; i < 2; ++i) {
+      Value result = r.getResult(i);
+      std::string name = newName(result, i == 0 ? "reduced_value" : "reduced_index");
+      line() << constDeclaration(result.getType()) << " " << name << " = tle::" << (i == 0 ? "first" : "second") << "(" << both << ");\n";
+    }
+  }
+
+  // Loop-carried values live in variables declared before the loop and assigned by yields.
+  std::vector<std::string> declareCarried(ValueRange inits, ValueRange carried, StringRef fallback) {
+    std::vector<std::string> vars;
+    for (auto [init, value] : llvm::zip(inits, carried)) {
+      std::string name = newName(value, fallback);
+      line() << type(value.getType()) << " " << name;
+      if (init) body_ << " = " << expr(init);
+      body_ << ";\n";
+      vars.push_back(name);
+    }
+    return vars;
+  }
+  void assignCarried(const std::vector<std::string> &vars, ValueRange values) {
+    // Through temporaries when a yielded value is itself a carried variable (a swap).
+    bool needTemps = false;
+    for (Value v : values)
+      if (std::find(vars.begin(), vars.end(), expr(v)) != vars.end()) needTemps = true;
+    std::vector<std::string> sources;
+    for (Value v : values) {
+      if (!needTemps) {
+        sources.push_back(expr(v));
+        continue;
+      }
+      std::string tmp = claim("next");
+      line() << "const auto " << tmp << " = " << expr(v) << ";\n";
+      sources.push_back(tmp);
+    }
+    for (size_t i = 0; i < vars.size(); ++i)
+      if (vars[i] != sources[i]) line() << vars[i] << " = " << sources[i] << ";\n";
+  }
+
+  void forLoop(scf::ForOp f) {
+    std::vector<std::string> vars = declareCarried(f.getInitArgs(), f.getRegionIterArgs(), "carried");
+    std::string iv = claim("i");
+    names_[f.getInductionVar()] = iv;
+    std::string ivType = scalarType(f.getInductionVar().getType());
+    if (auto stages = f->getAttrOfType<IntegerAttr>("tle.num_stages")) line() << "// tl.range(num_stages=" << stages.getInt() << ")\n";
+    line() << "for (" << ivType << " " << iv << " = " << expr(f.getLowerBound()) << "; " << iv << " < "
+           << expr(f.getUpperBound()) << "; " << iv << " += " << expr(f.getStep()) << ") {\n";
+    ++indent_;
+    block(*f.getBody());
+    assignCarried(vars, f.getBody()->getTerminator()->getOperands());
+    --indent_;
+    line() << "}\n";
+    for (auto [i, result] : llvm::enumerate(f.getResults())) names_[result] = vars[i];
+  }
+
+  void ifElse(scf::IfOp i) {
+    std::vector<std::string> vars;
+    for (Value result : i.getResults()) {
+      std::string name = newName(result, "selected");
+      line() << type(result.getType()) << " " << name << ";\n";
+      vars.push_back(name);
+    }
+    line() << "if (" << expr(i.getCondition()) << ") {\n";
+    ++indent_;
+    block(i.getThenRegion().front());
+    assignCarried(vars, i.getThenRegion().front().getTerminator()->getOperands());
+    --indent_;
+    if (!i.getElseRegion().empty()) {
+      line() << "} else {\n";
+      ++indent_;
+      block(i.getElseRegion().front());
+      assignCarried(vars, i.getElseRegion().front().getTerminator()->getOperands());
+      --indent_;
+    }
+    line() << "}\n";
+  }
+
+  void whileLoop(scf::WhileOp w) {
+    std::vector<std::string> before = declareCarried(w.getInits(), w.getBeforeArguments(), "state");
+    SmallVector<Value> noInits(w.getAfterArguments().size());
+    std::vector<std::string> after = declareCarried(noInits, w.getAfterArguments(), "value");
+    line() << "while (true) {\n";
+    ++indent_;
+    block(w.getBefore().front());
+    scf::ConditionOp cond = w.getConditionOp();
+    assignCarried(after, cond.getArgs());
+    line() << "if (!" << expr(cond.getCondition()) << ") break;\n";
+    block(w.getAfter().front());
+    assignCarried(before, w.getAfter().front().getTerminator()->getOperands());
+    --indent_;
+    line() << "}\n";
+    for (auto [i, result] : llvm::enumerate(w.getResults())) names_[result] = after[i];
+  }
+
+  // arith and math ops, one function call each (same spelling for scalars and tiles).
+  void elementwise(Operation *op) {
+    std::string name = op->getName().getStringRef().str();
+    static const std::map<std::string, std::string> functions = {
+        {"arith.addi", "add"}, {"arith.addf", "add"}, {"arith.subi", "sub"}, {"arith.subf", "sub"},
+        {"arith.muli", "mul"}, {"arith.mulf", "mul"}, {"arith.divsi", "div"}, {"arith.divf", "div"},
+        {"arith.remsi", "rem"}, {"arith.remf", "fmod"}, {"arith.divui", "divu"}, {"arith.remui", "remu"},
+        {"arith.andi", "bit_and"}, {"arith.ori", "bit_or"}, {"arith.xori", "bit_xor"}, {"arith.shli", "shl"},
+        {"arith.shrsi", "shr"}, {"arith.shrui", "shru"}, {"arith.maxsi", "maxs"}, {"arith.minsi", "mins"},
+        {"arith.maxui", "maxu"}, {"arith.minui", "minu"}, {"arith.maxnumf", "maxnum"}, {"arith.minnumf", "minnum"},
+        {"arith.maximumf", "maximum"}, {"arith.minimumf", "minimum"}, {"arith.negf", "neg"}, {"arith.select", "select"},
+        {"math.exp", "exp"}, {"math.exp2", "exp2"}, {"math.log", "log"}, {"math.log2", "log2"}, {"math.sqrt", "sqrt"},
+        {"math.rsqrt", "rsqrt"}, {"math.sin", "sin"}, {"math.cos", "cos"}, {"math.tan", "tan"}, {"math.tanh", "tanh"},
+        {"math.absf", "fabs"}, {"math.absi", "iabs"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.fma", "fma"},
+        {"math.erf", "erf"}, {"math.powf", "pow"}, {"math.log1p", "log1p"}, {"math.expm1", "expm1"}};
+    static const std::map<std::string, std::string> casts = {
+        {"arith.extsi", "cast"}, {"arith.trunci", "cast"}, {"arith.sitofp", "cast"}, {"arith.fptosi", "cast"},
+        {"arith.extf", "cast"}, {"arith.truncf", "cast"}, {"arith.extui", "cast_unsigned"},
+        {"arith.uitofp", "cast_unsigned"}, {"arith.fptoui", "cast"}, {"arith.bitcast", "bitcast"},
+        {"arith.index_cast", "cast"}};
+    std::string args;
+    for (Value v : op->getOperands()) args += (args.empty() ? "" : ", ") + expr(v);
+    if (auto it = functions.find(name); it != functions.end()) {
+      define(op, "tle::" + it->second + "(" + args + ")");
+      return;
+    }
+    if (auto it = casts.find(name); it != casts.end()) {
+      define(op, "tle::" + it->second + "<" + scalarType(ir::elementTypeOf(op->getResult(0).getType())) + ">(" + args + ")");
+      return;
+    }
+    if (auto c = dyn_cast<arith::CmpIOp>(op)) {
+      static const char *names[] = {"eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
+      define(op, std::string("tle::") + names[static_cast<int>(c.getPredicate())] + "(" + args + ")", "cond");
+      return;
+    }
+    if (auto c = dyn_cast<arith::CmpFOp>(op)) {
+      using P = arith::CmpFPredicate;
+      static const std::map<P, std::string> names = {
+          {P::OEQ, "eq"}, {P::OGT, "gt"}, {P::OGE, "ge"}, {P::OLT, "lt"}, {P::OLE, "le"}, {P::ONE, "one"},
+          {P::ORD, "ord"}, {P::UEQ, "ueq"}, {P::UGT, "ugt"}, {P::UGE, "uge"}, {P::ULT, "ult"}, {P::ULE, "ule"},
+          {P::UNE, "ne"}, {P::UNO, "uno"}};
+      auto it = names.find(c.getPredicate());
+      if (it == names.end()) throw Unsupported{"constant float comparisons"};
+      define(op, "tle::" + it->second + "(" + args + ")", "cond");
+      return;
+    }
+    throw Unsupported{"the operation '" + name + "'"};
+  }
+
+  func::FuncOp f_;
+  const CudaOptions &options_;
+  std::string layoutsNamespace_;
+  std::ostringstream body_;
+  int indent_ = 1;
+  unsigned lastLine_ = 0;
+  llvm::DenseMap<Value, std::string> names_;
+  std::set<std::string> used_;
+  std::vector<ir::BlockedLayoutAttr> blocked_;
+  std::vector<std::string> scratch_;
+  bool usesShared_ = false;
+};
+
+}  // namespace
+
+bool printKernel(func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error) {
+  try {
+    KernelPrinter(f, options).print(out);
+    return true;
+  } catch (const Unsupported &u) {
+    error = u.message + " has no CUDA lowering yet";
+    return false;
+  }
+}
+
+}  // namespace tle::cuda

@@ -1,0 +1,35 @@
+// Prints one lowered kernel (func.func with layout-encoded tensors) as a CUDA __global__
+// function that calls the device library (stdlib/include/tle/cuda). Thin by design: each IR
+// op becomes one statement; decisions were made by the passes.
+#pragma once
+
+#include "codegen/cuda/CudaBackend.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+#include <vector>
+
+namespace tle::cuda {
+
+struct KernelParam {
+  std::string name;
+  std::string deviceType;  // as the kernel declares it
+  std::string hostType;    // as the launcher takes it (C types only)
+  bool isPointer = false;
+  int divisibility = 1;    // the --signature hint the code relies on
+};
+
+struct PrintedKernel {
+  std::string name;
+  std::vector<KernelParam> params;
+  unsigned numWarps = 4;
+  std::string code;                   // the layouts namespace and the __global__ function
+  std::string sharedBytesExpression;  // a constant expression, valid after `code`
+};
+
+// Returns false and sets `error` for IR the printer cannot express (a compiler bug or an
+// op with no CUDA lowering yet).
+bool printKernel(mlir::func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error);
+
+}  // namespace tle::cuda

@@ -1,0 +1,40 @@
+// Layout attributes: how a tensor's elements are spread over the threads of a block, set
+// as the encoding of its `tensor<...>` type by the CUDA layout pass. They mirror the C++
+// layout types of stdlib/include/tle/cuda/layout.cuh, which give their exact meaning.
+#ifndef TLE_LAYOUTS_TD
+#define TLE_LAYOUTS_TD
+
+include "TleBase.td"
+
+class Tle_Attr<string name, string attrMnemonic> : AttrDef<Tle_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+// Each thread holds sizePerThread contiguous elements; threadsPerWarp lanes and
+// warpsPerCTA warps tile the pattern, which repeats over larger shapes. `order` lists the
+// dimensions fastest-varying first.
+def Tle_BlockedLayout : Tle_Attr<"BlockedLayout", "blocked"> {
+  let summary = "Triton's blocked layout";
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = "`<` `spt` `=` `[` $sizePerThread `]` `,` `tpw` `=` `[` $threadsPerWarp `]` `,` `wpc` `=` `[` $warpsPerCTA `]` `,` `order` `=` `[` $order `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+// The layout of a tensor reduced along `dim` of a tensor laid out as `parent`.
+def Tle_SliceLayout : Tle_Attr<"SliceLayout", "slice"> {
+  let summary = "a parent layout with one dimension removed";
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` $dim `,` $parent `>`";
+}
+
+// The accumulator of mma.sync (m16n8) with warpsM x warpsN warps.
+def Tle_MmaLayout : Tle_Attr<"MmaLayout", "mma"> {
+  let summary = "the mma.sync accumulator layout";
+  let parameters = (ins "unsigned":$warpsM, "unsigned":$warpsN);
+  let assemblyFormat = "`<` $warpsM `,` $warpsN `>`";
+}
+
+#endif

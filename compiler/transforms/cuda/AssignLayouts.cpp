@@ -1,0 +1,316 @@
+// Layout assignment. Values that an elementwise op, a loop or a branch ties together must
+// share one layout, so they form classes (union-find). Reductions and expand_dims relate
+// classes through slice layouts. Memory accesses anchor their class to a coalesced blocked
+// layout chosen from the axis analysis; slices then propagate from parents to children and
+// back; what is left takes the default blocked layout. Where a slice relation is still
+// broken, a tle.convert_layout is inserted.
+#include "transforms/cuda/AxisInfo.h"
+#include "transforms/cuda/Passes.h"
+
+#include "ir/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tle::cuda {
+
+using namespace mlir;
+
+namespace {
+
+bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+unsigned elementBytes(Type t) {
+  Type e = ir::elementTypeOf(t);
+  if (auto p = dyn_cast<ir::PointerType>(e)) e = p.getPointeeType();
+  return std::max(1u, e.getIntOrFloatBitWidth() / 8);
+}
+
+// Triton's default distribution: fill the fastest dimension with lanes first, then the
+// next; warps likewise; what is left over replicates.
+Attribute blockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape, ArrayRef<unsigned> order, unsigned perThread,
+                        unsigned numWarps) {
+  size_t rank = shape.size();
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  spt[order[0]] = std::max<unsigned>(1, std::min<int64_t>(perThread, shape[order[0]]));
+  unsigned lanes = 32, warps = numWarps;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
+    unsigned t = std::min<int64_t>(lanes, room);
+    tpw[d] = t;
+    lanes /= t;
+  }
+  tpw[order[0]] *= lanes;  // more lanes than elements: the extra ones hold copies
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+    unsigned w = std::min<int64_t>(warps, room);
+    wpc[d] = w;
+    warps /= w;
+  }
+  wpc[order.back()] *= warps;
+  return ir::BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+}
+
+SmallVector<unsigned> rowMajorOrder(size_t rank) {
+  SmallVector<unsigned> order;
+  for (size_t i = rank; i-- > 0;) order.push_back(i);
+  return order;
+}
+
+struct SliceEdge {
+  Value child, parent;  // child's layout should be slice(dim, parent's layout)
+  unsigned dim;
+  Operation *op;        // expand_dims (child is its operand) or reduce (child is a result)
+};
+
+class LayoutSolver {
+ public:
+  LayoutSolver(func::FuncOp f, unsigned numWarps) : f_(f), numWarps_(numWarps), axis_(f) {}
+
+  void run() {
+    collect();
+    anchorMemoryAccesses();
+    propagate();
+    for (auto &[v, root] : parent_)
+      if (find(v) == v && !layout_.count(v)) layout_[v] = defaultFor(v);
+    propagate();
+    apply();
+    setVectorWidths();
+  }
+
+ private:
+  // ---- union-find ----
+  Value find(Value v) {
+    auto it = parent_.find(v);
+    if (it == parent_.end()) {
+      parent_[v] = v;
+      return v;
+    }
+    if (it->second == v) return v;
+    Value root = find(it->second);
+    parent_[v] = root;
+    return root;
+  }
+  void unite(Value a, Value b) {
+    if (!isTensor(a) || !isTensor(b)) return;
+    Value ra = find(a), rb = find(b);
+    if (ra != rb) parent_[ra] = rb;
+  }
+  void uniteAll(ValueRange values) {
+    Value first;
+    for (Value v : values) {
+      if (!isTensor(v)) continue;
+      find(v);
+      if (first) unite(first, v);
+      else first = v;
+    }
+  }
+
+  void collect() {
+    f_.walk([&](Operation *op) {
+      for (Value r : op->getResults())
+        if (isTensor(r)) find(r);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument a : block.getArguments())
+            if (isTensor(a)) find(a);
+
+      if (auto e = dyn_cast<ir::ExpandDimsOp>(op)) {
+        if (isTensor(e.getSrc())) slices_.push_back({e.getSrc(), e.getResult(), e.getAxis(), op});
+        return;
+      }
+      if (auto r = dyn_cast<ir::ReduceOp>(op)) {
+        uniteAll(r.getSrcs());
+        uniteAll(r.getResults());
+        if (!r.getResults().empty() && isTensor(r.getResult(0)))
+          slices_.push_back({r.getResult(0), r.getSrcs()[0], r.getAxis(), op});
+        return;
+      }
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+        for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
+          uniteAll({init, loop.getRegionIterArgs()[i], yield.getOperand(i), loop.getResult(i)});
+        return;
+      }
+      if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        for (auto [i, res] : llvm::enumerate(branch.getResults())) {
+          SmallVector<Value> tied{res};
+          for (Region *r : {&branch.getThenRegion(), &branch.getElseRegion()})
+            if (!r->empty()) tied.push_back(r->front().getTerminator()->getOperand(i));
+          uniteAll(tied);
+        }
+        return;
+      }
+      if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+        auto cond = loop.getConditionOp();
+        auto yield = cast<scf::YieldOp>(loop.getAfterBody()->getTerminator());
+        for (auto [i, init] : llvm::enumerate(loop.getInits()))
+          uniteAll({init, loop.getBeforeArguments()[i], yield.getOperand(i)});
+        for (auto [i, arg] : llvm::enumerate(cond.getArgs()))
+          uniteAll({arg, loop.getAfterArguments()[i], loop.getResult(i)});
+        return;
+      }
+      if (isa<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>(op)) {
+        uniteAll(op->getOperands());
+        uniteAll({op->getOperand(0), op->getNumResults() ? op->getResult(0) : op->getOperand(0)});
+        if (isTensor(op->getOperand(0))) memory_.push_back(op);
+        return;
+      }
+      if (isa<ir::AddPtrOp, ir::BroadcastOp, arith::SelectOp>(op) || op->getDialect()->getNamespace() == "arith" ||
+          op->getDialect()->getNamespace() == "math") {
+        SmallVector<Value> all(op->getOperands());
+        all.append(op->getResults().begin(), op->getResults().end());
+        uniteAll(all);
+        return;
+      }
+    });
+  }
+
+  // A coalesced layout for the pointers of a memory access.
+  Attribute coalescedFor(Operation *op) {
+    Value ptr = op->getOperand(0);
+    auto type = cast<RankedTensorType>(ptr.getType());
+    AxisInfo info = axis_.lookup(ptr);
+    SmallVector<unsigned> order(type.getRank());
+    std::iota(order.begin(), order.end(), 0);
+    // Most contiguous dimension first; ties keep row-major (last dimension fastest).
+    std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+      if (info.contiguity[a] != info.contiguity[b]) return info.contiguity[a] > info.contiguity[b];
+      return a > b;
+    });
+    unsigned bytes = elementBytes(type);
+    int64_t alignElems = std::max<int64_t>(1, info.divisibility[order[0]] / bytes);
+    int64_t perThread = std::min<int64_t>({info.contiguity[order[0]], alignElems, std::max(1u, 16 / bytes)});
+    int64_t elements = type.getNumElements();
+    perThread = std::max<int64_t>(1, std::min<int64_t>(perThread, elements / (32 * numWarps_)));
+    return blockedLayout(f_.getContext(), type.getShape(), order, perThread, numWarps_);
+  }
+
+  Attribute defaultFor(Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return blockedLayout(f_.getContext(), type.getShape(), rowMajorOrder(type.getRank()), 1, numWarps_);
+  }
+
+  void anchorMemoryAccesses() {
+    // Stores first: their layout decides how results are written back.
+    for (bool stores : {true, false})
+      for (Operation *op : memory_) {
+        if (isa<ir::StoreOp>(op) != stores) continue;
+        Value root = find(op->getOperand(0));
+        if (!layout_.count(root)) layout_[root] = coalescedFor(op);
+      }
+  }
+
+  void propagate() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const SliceEdge &e : slices_) {
+        Value child = find(e.child), parent = find(e.parent);
+        bool hasChild = layout_.count(child), hasParent = layout_.count(parent);
+        if (hasParent && !hasChild) {
+          layout_[child] = ir::SliceLayoutAttr::get(f_.getContext(), e.dim, layout_[parent]);
+          changed = true;
+        } else if (hasChild && !hasParent) {
+          if (auto s = dyn_cast<ir::SliceLayoutAttr>(layout_[child]); s && s.getDim() == e.dim) {
+            layout_[parent] = s.getParent();
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+
+  static Type withLayout(Type t, Attribute layout) {
+    auto tensor = cast<RankedTensorType>(t);
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType(), layout);
+  }
+
+  void apply() {
+    for (auto &[v, unused] : parent_) {
+      Value value = v;
+      value.setType(withLayout(value.getType(), layout_[find(value)]));
+      // A tensor constant's value attribute carries the type too.
+      if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+          constant.setValueAttr(dense.reshape(cast<ShapedType>(value.getType())));
+    }
+    // Broken slice relations become conversions.
+    for (const SliceEdge &e : slices_) {
+      Attribute parentLayout = layout_[find(e.parent)];
+      Attribute wanted = ir::SliceLayoutAttr::get(f_.getContext(), e.dim, parentLayout);
+      if (layout_[find(e.child)] == wanted) continue;
+      if (auto expand = dyn_cast<ir::ExpandDimsOp>(e.op)) {
+        OpBuilder b(expand);
+        Value converted = b.create<ir::ConvertLayoutOp>(expand.getLoc(), withLayout(e.child.getType(), wanted), e.child);
+        expand.getSrcMutable().assign(converted);
+      } else {
+        auto reduce = cast<ir::ReduceOp>(e.op);
+        OpBuilder b(reduce);
+        b.setInsertionPointAfter(reduce);
+        for (Value result : reduce.getResults()) {
+          Type classType = result.getType();
+          result.setType(withLayout(classType, wanted));
+          auto convert = b.create<ir::ConvertLayoutOp>(reduce.getLoc(), classType, result);
+          result.replaceAllUsesExcept(convert.getResult(), convert);
+        }
+      }
+    }
+  }
+
+  // The widest access that registers, memory contiguity, alignment and mask allow.
+  void setVectorWidths() {
+    for (Operation *op : memory_) {
+      unsigned vec = 1;
+      Value ptr = op->getOperand(0);
+      auto type = cast<RankedTensorType>(ptr.getType());
+      auto blocked = dyn_cast<ir::BlockedLayoutAttr>(type.getEncoding());
+      if (blocked && isa<ir::LoadOp, ir::StoreOp>(op)) {
+        unsigned fast = blocked.getOrder()[0];
+        AxisInfo info = axis_.lookup(ptr);
+        unsigned bytes = elementBytes(type);
+        int64_t v = std::min<int64_t>({blocked.getSizePerThread()[fast], type.getShape()[fast], info.contiguity[fast],
+                                       std::max<int64_t>(1, info.divisibility[fast] / bytes), std::max(1u, 16 / bytes)});
+        Value mask = isa<ir::LoadOp>(op) ? cast<ir::LoadOp>(op).getMask() : cast<ir::StoreOp>(op).getMask();
+        if (mask) v = std::min<int64_t>(v, axis_.lookup(mask).constancy[fast]);
+        if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getOther())
+          v = std::min<int64_t>(v, axis_.lookup(load.getOther()).constancy[fast]);
+        while (v > 1 && (v & (v - 1))) --v;
+        vec = std::max<int64_t>(1, v);
+      }
+      op->setAttr("tle.vec", IntegerAttr::get(IntegerType::get(f_.getContext(), 32), vec));
+    }
+  }
+
+  func::FuncOp f_;
+  unsigned numWarps_;
+  AxisAnalysis axis_;
+  llvm::DenseMap<Value, Value> parent_;
+  llvm::DenseMap<Value, Attribute> layout_;
+  std::vector<SliceEdge> slices_;
+  std::vector<Operation *> memory_;
+};
+
+struct AssignLayoutsPass : PassWrapper<AssignLayoutsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AssignLayoutsPass)
+  StringRef getArgument() const final { return "tle-assign-layouts"; }
+  StringRef getDescription() const final { return "give every tensor a thread layout"; }
+
+  void runOnOperation() override {
+    func::FuncOp f = getOperation();
+    unsigned numWarps = 4;
+    if (auto w = f->getAttrOfType<IntegerAttr>("tle.num_warps")) numWarps = w.getInt();
+    LayoutSolver(f, numWarps).run();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createAssignLayoutsPass() { return std::make_unique<AssignLayoutsPass>(); }
+
+}  // namespace tle::cuda

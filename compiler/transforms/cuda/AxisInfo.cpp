@@ -1,0 +1,175 @@
+#include "transforms/cuda/AxisInfo.h"
+
+#include "ir/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
+
+namespace tle::cuda {
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kLargeDivisor = int64_t(1) << 30;
+
+int64_t largestPowerOfTwoDividing(int64_t v) {
+  if (v == 0) return kLargeDivisor;
+  int64_t p = 1;
+  while ((v % (p * 2)) == 0 && p < kLargeDivisor) p *= 2;
+  return p;
+}
+
+size_t entries(Type t) { return std::max<size_t>(1, ir::shapeOf(t).size()); }
+
+AxisInfo uniform(Type t, int64_t contiguity, int64_t divisibility, int64_t constancy) {
+  AxisInfo a;
+  a.contiguity.assign(entries(t), contiguity);
+  a.divisibility.assign(entries(t), divisibility);
+  a.constancy.assign(entries(t), constancy);
+  return a;
+}
+
+// Nothing known beyond what one element tells.
+AxisInfo unknown(Type t) { return uniform(t, 1, 1, 1); }
+
+// A value that is the same everywhere, divisible by `divisibility`.
+AxisInfo splatOf(Type t, int64_t divisibility) {
+  AxisInfo a = uniform(t, 1, divisibility, 1);
+  auto shape = ir::shapeOf(t);
+  for (size_t d = 0; d < shape.size(); ++d) a.constancy[d] = shape[d];
+  return a;
+}
+
+int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
+
+}  // namespace
+
+AxisAnalysis::AxisAnalysis(Operation *function) {
+  if (auto f = dyn_cast<func::FuncOp>(function)) {
+    for (BlockArgument arg : f.getArguments()) {
+      int64_t div = 1;
+      if (auto attr = f.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tle.divisibility")) div = attr.getInt();
+      info_[arg] = splatOf(arg.getType(), div);
+    }
+  }
+  function->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
+}
+
+AxisInfo AxisAnalysis::lookup(Value v) const {
+  auto it = info_.find(v);
+  return it == info_.end() ? unknown(v.getType()) : it->second;
+}
+
+void AxisAnalysis::visit(Operation *op) {
+  if (op->getNumResults() != 1) {
+    // Loop induction variables: lb + k*step.
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      AxisInfo lb = lookup(loop.getLowerBound()), step = lookup(loop.getStep());
+      info_[loop.getInductionVar()] = splatOf(loop.getInductionVar().getType(),
+                                              gcd(lb.divisibility[0], step.divisibility[0]));
+    }
+    return;
+  }
+  Value result = op->getResult(0);
+  Type type = result.getType();
+  auto operand = [&](unsigned i) { return lookup(op->getOperand(i)); };
+  std::optional<AxisInfo> out = llvm::TypeSwitch<Operation *, std::optional<AxisInfo>>(op)
+      .Case<arith::ConstantOp>([&](arith::ConstantOp c) -> std::optional<AxisInfo> {
+        if (auto i = dyn_cast<IntegerAttr>(c.getValue())) return splatOf(type, largestPowerOfTwoDividing(i.getInt()));
+        if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue()); dense && dense.isSplat())
+          return splatOf(type, largestPowerOfTwoDividing(dense.getSplatValue<APInt>().getSExtValue()));
+        return std::nullopt;
+      })
+      .Case<ir::MakeRangeOp>([&](ir::MakeRangeOp r) -> std::optional<AxisInfo> {
+        AxisInfo a = uniform(type, r.getEnd() - r.getStart(), largestPowerOfTwoDividing(r.getStart()), 1);
+        return a;
+      })
+      .Case<ir::SplatOp>([&](ir::SplatOp s) -> std::optional<AxisInfo> { return splatOf(type, operand(0).divisibility[0]); })
+      .Case<arith::AddIOp, ir::AddPtrOp>([&](Operation *) -> std::optional<AxisInfo> {
+        AxisInfo a = operand(0), b = operand(1);
+        int64_t scale = 1;
+        if (auto ptr = dyn_cast<ir::PointerType>(ir::elementTypeOf(type)))
+          scale = std::max<int64_t>(1, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+        AxisInfo r = unknown(type);
+        for (size_t d = 0; d < r.contiguity.size(); ++d) {
+          r.contiguity[d] = std::max(gcd(a.contiguity[d], b.constancy[d]), gcd(b.contiguity[d], a.constancy[d]));
+          r.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d] * scale);
+          r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+        }
+        return r;
+      })
+      .Case<arith::SubIOp>([&](Operation *) -> std::optional<AxisInfo> {
+        AxisInfo a = operand(0), b = operand(1), r = unknown(type);
+        for (size_t d = 0; d < r.contiguity.size(); ++d) {
+          r.contiguity[d] = gcd(a.contiguity[d], b.constancy[d]);
+          r.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+          r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+        }
+        return r;
+      })
+      .Case<arith::MulIOp>([&](Operation *) -> std::optional<AxisInfo> {
+        AxisInfo a = operand(0), b = operand(1), r = unknown(type);
+        for (size_t d = 0; d < r.contiguity.size(); ++d) {
+          r.divisibility[d] = std::min(kLargeDivisor, a.divisibility[d] * b.divisibility[d]);
+          r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+        }
+        return r;
+      })
+      .Case<arith::RemSIOp, arith::RemUIOp>([&](Operation *) -> std::optional<AxisInfo> {
+        // (contiguous run) % m stays contiguous within runs that m divides.
+        AxisInfo a = operand(0), b = operand(1), r = unknown(type);
+        for (size_t d = 0; d < r.contiguity.size(); ++d) {
+          bool bUniform = b.constancy[d] == (ir::shapeOf(type).empty() ? 1 : ir::shapeOf(type)[d]);
+          r.contiguity[d] = bUniform ? gcd(a.contiguity[d], b.divisibility[d]) : 1;
+          r.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+          r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+        }
+        return r;
+      })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp c) -> std::optional<AxisInfo> {
+        // offsets < n is constant over runs that do not straddle a multiple of n's divisor.
+        AxisInfo a = operand(0), b = operand(1), r = unknown(type);
+        for (size_t d = 0; d < r.contiguity.size(); ++d) {
+          r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+          bool ordered = c.getPredicate() != arith::CmpIPredicate::eq && c.getPredicate() != arith::CmpIPredicate::ne;
+          if (ordered && b.constancy[d] > 1)
+            r.constancy[d] = std::max(r.constancy[d], gcd(a.contiguity[d], gcd(a.divisibility[d], b.divisibility[d])));
+        }
+        return r;
+      })
+      .Case<arith::AndIOp, arith::OrIOp>([&](Operation *) -> std::optional<AxisInfo> {
+        AxisInfo a = operand(0), b = operand(1), r = unknown(type);
+        for (size_t d = 0; d < r.contiguity.size(); ++d) r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+        return r;
+      })
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(
+          [&](Operation *) -> std::optional<AxisInfo> { return operand(0); })
+      .Case<ir::ExpandDimsOp>([&](ir::ExpandDimsOp e) -> std::optional<AxisInfo> {
+        AxisInfo a = operand(0);
+        if (ir::shapeOf(e.getSrc().getType()).empty()) return std::nullopt;
+        unsigned axis = e.getAxis();
+        a.contiguity.insert(a.contiguity.begin() + axis, 1);
+        a.divisibility.insert(a.divisibility.begin() + axis, a.divisibility[0]);
+        a.constancy.insert(a.constancy.begin() + axis, 1);
+        return a;
+      })
+      .Case<ir::BroadcastOp>([&](ir::BroadcastOp b) -> std::optional<AxisInfo> {
+        AxisInfo a = operand(0);
+        auto from = ir::shapeOf(b.getSrc().getType()), to = ir::shapeOf(type);
+        for (size_t d = 0; d < to.size(); ++d)
+          if (from[d] == 1 && to[d] != 1) {
+            a.contiguity[d] = 1;
+            a.constancy[d] = to[d];
+          }
+        return a;
+      })
+      .Default([](Operation *) { return std::nullopt; });
+  info_[result] = out ? *out : unknown(type);
+}
+
+}  // namespace tle::cuda

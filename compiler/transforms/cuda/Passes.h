@@ -1,0 +1,25 @@
+// The CUDA lowering passes, in pipeline order. Each lives in its own file and can be run
+// alone by tle-opt (see registerCudaPasses).
+#pragma once
+
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace tle::cuda {
+
+// Gives each use of a cheap index computation (make_range, splat, constants and integer
+// arithmetic on them) its own copy, so that each copy can take the layout its use needs
+// instead of being converted through shared memory.
+std::unique_ptr<mlir::Pass> createCloneIndexingPass();
+
+// Sets a layout encoding on every tensor type and inserts tle.convert_layout where two
+// uses disagree; records each load/store's vector width as `tle.vec`.
+std::unique_ptr<mlir::Pass> createAssignLayoutsPass();
+
+void registerCudaPasses();
+
+// The whole CUDA pipeline, as run by `tlec --emit=cuda`.
+void buildCudaPipeline(mlir::OpPassManager &pm);
+
+}  // namespace tle::cuda

@@ -1,0 +1,49 @@
+/* tlec's runtime interface: the types the generated launchers use. Plain C; it needs no
+ * CUDA header, so host code that only launches kernels compiles with any C/C++ compiler. */
+#ifndef TLE_RUNTIME_H
+#define TLE_RUNTIME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A CUDA stream; the same type as cudaStream_t and CUstream. NULL is the default stream. */
+typedef struct CUstream_st *tleStream;
+
+/* What a launcher returns. 0 is success; negative values are tlec's own errors (below);
+ * positive values are the cudaError_t the CUDA runtime returned (cudaGetErrorString). */
+typedef int tleStatus;
+
+#define TLE_SUCCESS 0
+/* An argument breaks a promise made in --signature: a pointer hinted ":16" is not 16-byte
+ * aligned, an integer hinted ":16" is not a multiple of 16, or one hinted ":1" is not 1.
+ * The kernel was compiled to rely on it, so it is not launched. */
+#define TLE_ERROR_BROKEN_HINT (-1)
+/* A null pointer where the function needs an object (the resources query). */
+#define TLE_ERROR_INVALID_ARGUMENT (-2)
+
+/* A short description of a tlec status; CUDA codes are described as "CUDA error N". */
+static inline const char *tleStatusName(tleStatus status) {
+  switch (status) {
+  case TLE_SUCCESS: return "success";
+  case TLE_ERROR_BROKEN_HINT: return "an argument breaks a --signature hint (alignment or divisibility)";
+  case TLE_ERROR_INVALID_ARGUMENT: return "invalid argument";
+  default: return status > 0 ? "CUDA error (see cudaGetErrorString)" : "unknown tlec status";
+  }
+}
+
+/* What one block of a kernel uses, for sizing persistent grids. */
+typedef struct tleKernelResources {
+  int threadsPerBlock;
+  int dynamicSharedBytes;   /* requested at launch */
+  int staticSharedBytes;
+  int registersPerThread;
+  int maxBlocksPerSM;       /* occupancy on the queried device */
+  int multiprocessorCount;  /* of the queried device */
+} tleKernelResources;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLE_RUNTIME_H */

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Compiles every kernel of tests/gpu/kernels.list with tlec and nvcc into one shared library,
+# build-gpu/libtle_gpu_kernels.so, for tests/gpu and bench/. Needs a built tlec (scripts/
+# test.sh or cmake) and nvcc; no GPU. Usage: scripts/gpu-build.sh [BUILD_DIR] [ARCH]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+arch=${2:-sm_90a}
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+out=build-gpu
+mkdir -p "$out/gen"
+objects=()
+trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
+while IFS='|' read -r symbol file kernel warps signature; do
+  case "$symbol" in \#*|"") continue ;; esac
+  symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
+  signature=$(trim "$signature")
+  "$build/bin/tlec" "tests/corpus/$file" --kernel "$kernel" --signature "$signature" --out-name "$symbol" \
+    --num-warps "$warps" --target "cuda:$arch" -o "$out/gen/$symbol.cu"
+  objects+=("$out/gen/$symbol.o")
+  echo "$symbol"
+done < tests/gpu/kernels.list > "$out/kernels.txt"
+# nvcc, two at a time.
+printf '%s\n' "${objects[@]}" | xargs -P 2 -I{} sh -c \
+  'src=$(echo {} | sed "s/\.o$/.cu/"); '"$nvcc"' -std=c++17 -O3 -arch='"$arch"' -Xcompiler -fPIC -Werror all-warnings \
+     -Istdlib/include -Iruntime/include -c "$src" -o {}'
+"$nvcc" -shared -arch="$arch" -o "$out/libtle_gpu_kernels.so" "${objects[@]}"
+echo "gpu-build: $(wc -l < "$out/kernels.txt") kernels in $out/libtle_gpu_kernels.so"
