@@ -198,13 +198,20 @@ class LayoutSolver {
   }
 
   void anchorMemoryAccesses() {
-    // Stores first: their layout decides how results are written back.
-    for (bool stores : {true, false})
-      for (Operation *op : memory_) {
-        if (isa<ir::StoreOp>(op) != stores) continue;
-        Value root = find(op->getOperand(0));
-        if (!layout_.count(root)) layout_[root] = coalescedFor(op);
-      }
+    // Largest accesses first, each followed by propagation: a smaller access whose class is
+    // already reached through a slice (a reduction's result being stored) keeps that layout
+    // instead of paying for a conversion.
+    std::vector<Operation *> order = memory_;
+    std::stable_sort(order.begin(), order.end(), [](Operation *a, Operation *b) {
+      auto ta = cast<RankedTensorType>(a->getOperand(0).getType()), tb = cast<RankedTensorType>(b->getOperand(0).getType());
+      return std::make_pair(ta.getRank(), ta.getNumElements()) > std::make_pair(tb.getRank(), tb.getNumElements());
+    });
+    for (Operation *op : order) {
+      Value root = find(op->getOperand(0));
+      if (layout_.count(root)) continue;
+      layout_[root] = coalescedFor(op);
+      propagate();
+    }
   }
 
   void propagate() {
@@ -263,18 +270,30 @@ class LayoutSolver {
     }
   }
 
+  // The dimension whose consecutive elements a thread holds in consecutive registers, and how
+  // many: a blocked layout's first `order` entry, also seen through slices of it.
+  static std::optional<std::pair<unsigned, unsigned>> fastestDimension(Attribute layout) {
+    if (auto b = dyn_cast<ir::BlockedLayoutAttr>(layout)) return std::make_pair(b.getOrder()[0], b.getSizePerThread()[b.getOrder()[0]]);
+    if (auto s = dyn_cast<ir::SliceLayoutAttr>(layout)) {
+      auto parent = fastestDimension(s.getParent());
+      if (!parent || parent->first == s.getDim()) return std::nullopt;
+      return std::make_pair(parent->first > s.getDim() ? parent->first - 1 : parent->first, parent->second);
+    }
+    return std::nullopt;
+  }
+
   // The widest access that registers, memory contiguity, alignment and mask allow.
   void setVectorWidths() {
     for (Operation *op : memory_) {
       unsigned vec = 1;
       Value ptr = op->getOperand(0);
       auto type = cast<RankedTensorType>(ptr.getType());
-      auto blocked = dyn_cast<ir::BlockedLayoutAttr>(type.getEncoding());
-      if (blocked && isa<ir::LoadOp, ir::StoreOp>(op)) {
-        unsigned fast = blocked.getOrder()[0];
+      std::optional<std::pair<unsigned, unsigned>> fastest = fastestDimension(type.getEncoding());
+      if (fastest && isa<ir::LoadOp, ir::StoreOp>(op)) {
+        auto [fast, perThread] = *fastest;
         AxisInfo info = axis_.lookup(ptr);
         unsigned bytes = elementBytes(type);
-        int64_t v = std::min<int64_t>({blocked.getSizePerThread()[fast], type.getShape()[fast], info.contiguity[fast],
+        int64_t v = std::min<int64_t>({perThread, type.getShape()[fast], info.contiguity[fast],
                                        std::max<int64_t>(1, info.divisibility[fast] / bytes), std::max(1u, 16 / bytes)});
         Value mask = isa<ir::LoadOp>(op) ? cast<ir::LoadOp>(op).getMask() : cast<ir::StoreOp>(op).getMask();
         if (mask) v = std::min<int64_t>(v, axis_.lookup(mask).constancy[fast]);

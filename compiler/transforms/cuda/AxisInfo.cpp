@@ -66,15 +66,14 @@ AxisInfo AxisAnalysis::lookup(Value v) const {
 }
 
 void AxisAnalysis::visit(Operation *op) {
-  if (op->getNumResults() != 1) {
-    // Loop induction variables: lb + k*step.
-    if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      AxisInfo lb = lookup(loop.getLowerBound()), step = lookup(loop.getStep());
-      info_[loop.getInductionVar()] = splatOf(loop.getInductionVar().getType(),
-                                              gcd(lb.divisibility[0], step.divisibility[0]));
-    }
+  // Loop induction variables: lb + k*step. (Loop results and carried values stay unknown.)
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    AxisInfo lb = lookup(loop.getLowerBound()), step = lookup(loop.getStep());
+    info_[loop.getInductionVar()] = splatOf(loop.getInductionVar().getType(),
+                                            gcd(lb.divisibility[0], step.divisibility[0]));
     return;
   }
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0) return;
   Value result = op->getResult(0);
   Type type = result.getType();
   auto operand = [&](unsigned i) { return lookup(op->getOperand(i)); };
