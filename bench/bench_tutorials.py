@@ -126,6 +126,32 @@ def bench_layer_norm(k, tri):
         record(f"layer norm bwd dwdb {group}x{n}", t_tlec, t_tri, None, 2 * pdw.numel() * 2)
 
 
+def bench_matmul(k, tri):
+    for m, n, kk, activation in ((4096, 4096, 4096, ""), (4096, 4096, 4096, "leaky_relu")):
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        b = torch.randn(kk, n, device="cuda", dtype=torch.float16)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        sym = "mm_fp16_leaky_128" if activation else "mm_fp16_128"
+        grid = (((m + 127) // 128) * ((n + 127) // 128),)
+        t_tlec = bench(lambda: k[sym](grid, a, b, c, m, n, kk, a.stride(0), b.stride(0), c.stride(0)))
+        # Triton with the same configuration (bypassing the autotuner), then autotuned.
+        t_same = bench(lambda: tri.matmul_kernel.fn[grid](a, b, c, m, n, kk, a.stride(0), a.stride(1), b.stride(0),
+                                                          b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=128,
+                                                          BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, GROUP_SIZE_M=8,
+                                                          ACTIVATION=activation, num_warps=8, num_stages=3))
+        tuned_grid = lambda meta: (((m + meta["BLOCK_SIZE_M"] - 1) // meta["BLOCK_SIZE_M"]) *
+                                   ((n + meta["BLOCK_SIZE_N"] - 1) // meta["BLOCK_SIZE_N"]),)
+        t_tuned = bench(lambda: tri.matmul_kernel[tuned_grid](a, b, c, m, n, kk, a.stride(0), a.stride(1), b.stride(0),
+                                                            b.stride(1), c.stride(0), c.stride(1), ACTIVATION=activation))
+        t_torch = bench(lambda: torch.matmul(a, b)) if not activation else None
+        flops = 2 * m * n * kk
+        name = f"matmul fp16 {m}x{n}x{kk} {activation or 'plain'}"
+        record(name + " (same config)", t_tlec, t_same, t_torch)
+        record(name + " (Triton autotuned)", t_tlec, t_tuned, t_torch)
+        print(f"{'':36s} tlec {flops / t_tlec / 1e9:.0f} TFLOP/s, Triton same config {flops / t_same / 1e9:.0f}, "
+              f"autotuned {flops / t_tuned / 1e9:.0f}" + (f", cuBLAS {flops / t_torch / 1e9:.0f}" if t_torch else ""))
+
+
 def compile_times():
     """Triton's cold JIT compile time for the same kernels (empty cache, first call)."""
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
@@ -167,6 +193,7 @@ def main():
     bench_vector_add(k, load_tutorial("01_vector_add.tle"))
     bench_softmax(k, load_tutorial("02_fused_softmax.tle"))
     bench_layer_norm(k, load_tutorial("05_layer_norm.tle"))
+    bench_matmul(k, load_tutorial("03_matmul.tle"))
 
 
 if __name__ == "__main__":

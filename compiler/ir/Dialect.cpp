@@ -1,5 +1,6 @@
 #include "ir/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -35,6 +36,12 @@ void TleDialect::initialize() {
       >();
 }
 
+Operation *TleDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type, Location loc) {
+  if (auto typed = dyn_cast<TypedAttr>(value); typed && arith::ConstantOp::isBuildableWith(typed, type))
+    return builder.create<arith::ConstantOp>(loc, type, typed);
+  return nullptr;
+}
+
 Type elementTypeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) return tensor.getElementType();
   return type;
@@ -56,6 +63,13 @@ LogicalResult MakeRangeOp::verify() {
     return emitOpError("result has ") << type.getDimSize(0) << " elements but the range has " << end - start;
   if (!isPowerOfTwo(end - start)) return emitOpError("range size ") << end - start << " is not a power of two";
   return success();
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute value = adaptor.getSrc();
+  if (value && (isa<IntegerAttr>(value) || isa<FloatAttr>(value)) && !getType().getEncoding())
+    return DenseElementsAttr::get(getType(), value);
+  return {};
 }
 
 LogicalResult SplatOp::verify() {

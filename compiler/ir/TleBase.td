@@ -13,6 +13,7 @@ def Tle_Dialect : Dialect {
   let summary = "Tile programs compiled from .tle kernels";
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;  // folds produce arith.constant
 }
 
 class Tle_Op<string mnemonic, list<Trait> traits = []> : Op<Tle_Dialect, mnemonic, traits>;

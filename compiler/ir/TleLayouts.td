@@ -37,4 +37,13 @@ def Tle_MmaLayout : Tle_Attr<"MmaLayout", "mma"> {
   let assemblyFormat = "`<` $warpsM `,` $warpsN `>`";
 }
 
+// An operand of mma.sync: `opIdx` 0 is A (M x K), 1 is B (K x N); `parent` is the
+// accumulator's mma layout and `bits` the operand element width (16: fp16/bf16, 32: tf32,
+// 8: int8), which fixes the instruction shape.
+def Tle_DotOperandLayout : Tle_Attr<"DotOperandLayout", "dot_op"> {
+  let summary = "a tl.dot operand laid out for mma.sync";
+  let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent, "unsigned":$bits);
+  let assemblyFormat = "`<` $opIdx `,` $parent `,` $bits `>`";
+}
+
 #endif

@@ -35,6 +35,7 @@ def Tle_SplatOp : Tle_Op<"splat", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;  // the splat of a constant is a dense constant
 }
 
 def Tle_BroadcastOp : Tle_Op<"broadcast", [Pure]> {

@@ -119,6 +119,35 @@ def test_layer_norm(k):
         check(f"layer norm bwd {rows}x{cols} db", db, br.grad, 0.25, 1e-2)
 
 
+def matmul_ref(a, b, activation):
+    c = a.double() @ b.double()
+    if activation == "leaky_relu":
+        c = torch.where(c >= 0, c, 0.01 * c)
+    return c
+
+
+def test_matmul(k):
+    cases = [("mm_fp16_leaky_small", torch.float16, "leaky_relu", 64, 64), ("mm_fp16_small", torch.float16, "", 64, 64),
+             ("mm_bf16_small", torch.bfloat16, "", 64, 64), ("mm_fp32_tf32_small", torch.float32, "", 64, 64)]
+    for sym, dtype, activation, bm, bn in cases:
+        for m, n, kk in ((333, 257, 129), (64, 64, 32), (1, 17, 40)):
+            a = torch.randn(m, kk, device="cuda", dtype=dtype)
+            b = torch.randn(kk, n, device="cuda", dtype=dtype)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            grid = (triton_cdiv(m, bm) * triton_cdiv(n, bn),)
+            k[sym](grid, a, b, c, m, n, kk, a.stride(0), b.stride(0), c.stride(0))
+            # fp16/bf16 outputs are rounded once; tf32 inputs keep 10 mantissa bits.
+            tol = {torch.float16: 2e-2, torch.bfloat16: 1e-1, torch.float32: 5e-2}[dtype]
+            check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, activation), tol, 1e-2)
+    for sym, activation in (("mm_fp16_leaky_128", "leaky_relu"), ("mm_fp16_128", "")):
+        m, n, kk = 1024, 512, 768
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        b = torch.randn(kk, n, device="cuda", dtype=torch.float16)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+        k[sym]((triton_cdiv(m, 128) * triton_cdiv(n, 128),), a, b, c, m, n, kk, a.stride(0), b.stride(0), c.stride(0))
+        check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, activation), 5e-2, 1e-2)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
@@ -129,6 +158,7 @@ def main():
     test_vector_add(k)
     test_softmax(k)
     test_layer_norm(k)
+    test_matmul(k)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

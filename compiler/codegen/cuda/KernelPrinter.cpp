@@ -162,6 +162,9 @@ class KernelPrinter {
     }
     if (auto s = dyn_cast<ir::SliceLayoutAttr>(layout))
       return "tle::Slice<" + std::to_string(s.getDim()) + ", " + layoutSpelling(s.getParent()) + ">";
+    if (auto d = dyn_cast<ir::DotOperandLayoutAttr>(layout))
+      return "tle::DotOperand<" + std::to_string(d.getOpIdx()) + ", " + layoutSpelling(d.getParent()) + ", " +
+             std::to_string(d.getBits()) + ">";
     if (auto m = dyn_cast<ir::MmaLayoutAttr>(layout))
       return "tle::Mma<" + std::to_string(m.getWarpsM()) + ", " + std::to_string(m.getWarpsN()) + ">";
     throw Unsupported{"a tensor without a thread layout"};
@@ -293,7 +296,8 @@ class KernelPrinter {
         .Case<ir::ConvertLayoutOp>([&](ir::ConvertLayoutOp c) {
           std::string dst = type(c.getType()), src = type(c.getSrc().getType());
           std::string smem = useShared("tle::convert_scratch_bytes<" + dst + ", " + src + ">()");
-          define(op, "tle::convert_layout<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ")", "converted");
+          define(op, "tle::convert_layout<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ")",
+                 isa<ir::DotOperandLayoutAttr>(c.getType().getEncoding()) ? "fragment" : "converted");
         })
         .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
         .Case<ir::LoadOp>([&](ir::LoadOp l) {
@@ -311,6 +315,14 @@ class KernelPrinter {
         })
         .Case<ir::AtomicRMWOp>([&](ir::AtomicRMWOp a) { atomic(op, a.getKind().str(), a.getSem().str(), a.getScope().str()); })
         .Case<ir::AtomicCASOp>([&](ir::AtomicCASOp a) { atomic(op, "cas", a.getSem().str(), a.getScope().str()); })
+        .Case<ir::DotOp>([&](ir::DotOp d) {
+          if (!isa<ir::DotOperandLayoutAttr>(d.getA().getType().getEncoding()))
+            throw Unsupported{"tl.dot outside the 2-D tensor-core path"};
+          std::string precision = d.getInputPrecision().str();
+          if (d.getA().getType().getElementType().isF32() && precision == "ieee")
+            throw Unsupported{"tl.dot on fp32 with input_precision='ieee'"};
+          define(op, "tle::dot<tle::Precision::" + precision + ">(" + expr(d.getA()) + ", " + expr(d.getB()) + ", " + expr(d.getC()) + ")", "acc");
+        })
         .Case<ir::BarrierOp>([&](ir::BarrierOp) { line() << "tle::barrier();\n"; })
         .Case<ir::ReduceOp>([&](ir::ReduceOp r) { reduce(r); })
         .Case<scf::ForOp>([&](scf::ForOp f) { forLoop(f); })

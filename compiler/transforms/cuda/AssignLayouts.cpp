@@ -71,10 +71,20 @@ struct SliceEdge {
 
 class LayoutSolver {
  public:
-  LayoutSolver(func::FuncOp f, unsigned numWarps) : f_(f), numWarps_(numWarps), axis_(f) {}
+  LayoutSolver(func::FuncOp f, unsigned numWarps) : f_(f), numWarps_(numWarps), axis_(f) {
+    if (getenv("TLE_DEBUG_AXIS") && std::string(getenv("TLE_DEBUG_AXIS")) == "2")
+      f.walk([&](Operation *op) {
+        if (op->getNumResults() != 1) return;
+        AxisInfo info = axis_.lookup(op->getResult(0));
+        llvm::errs() << *op << "\n    c"; for (auto c : info.contiguity) llvm::errs() << " " << c;
+        llvm::errs() << " d"; for (auto c : info.divisibility) llvm::errs() << " " << c;
+        llvm::errs() << " k"; for (auto c : info.constancy) llvm::errs() << " " << c; llvm::errs() << "\n";
+      });
+  }
 
   void run() {
     collect();
+    anchorDots();
     anchorMemoryAccesses();
     propagate();
     for (auto &[v, root] : parent_)
@@ -156,6 +166,11 @@ class LayoutSolver {
           uniteAll({arg, loop.getAfterArguments()[i], loop.getResult(i)});
         return;
       }
+      if (auto dot = dyn_cast<ir::DotOp>(op)) {
+        uniteAll({dot.getC(), dot.getResult()});
+        dots_.push_back(dot);
+        return;
+      }
       if (isa<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>(op)) {
         uniteAll(op->getOperands());
         uniteAll({op->getOperand(0), op->getNumResults() ? op->getResult(0) : op->getOperand(0)});
@@ -185,6 +200,11 @@ class LayoutSolver {
       return a > b;
     });
     unsigned bytes = elementBytes(type);
+    if (getenv("TLE_DEBUG_AXIS")) {
+      llvm::errs() << "axis " << *op << "\n  contig"; for (auto c : info.contiguity) llvm::errs() << " " << c;
+      llvm::errs() << " div"; for (auto c : info.divisibility) llvm::errs() << " " << c;
+      llvm::errs() << " const"; for (auto c : info.constancy) llvm::errs() << " " << c; llvm::errs() << "\n";
+    }
     int64_t alignElems = std::max<int64_t>(1, info.divisibility[order[0]] / bytes);
     int64_t perThread = std::min<int64_t>({info.contiguity[order[0]], alignElems, std::max(1u, 16 / bytes)});
     int64_t elements = type.getNumElements();
@@ -195,6 +215,23 @@ class LayoutSolver {
   Attribute defaultFor(Value v) {
     auto type = cast<RankedTensorType>(v.getType());
     return blockedLayout(f_.getContext(), type.getShape(), rowMajorOrder(type.getRank()), 1, numWarps_);
+  }
+
+  // Tensor-core accumulators: warps spread over M and N as Triton does (more along the
+  // dimension with more 16x8 instruction tiles left per warp).
+  void anchorDots() {
+    for (ir::DotOp dot : dots_) {
+      auto type = cast<RankedTensorType>(dot.getType());
+      if (type.getRank() != 2) continue;
+      int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+      unsigned wm = 1, wn = 1;
+      while (wm * wn < numWarps_) {
+        if (m / 16 / wm >= n / 16 / wn && wm < m / 16) wm *= 2;
+        else wn *= 2;
+      }
+      Value root = find(dot.getResult());
+      if (!layout_.count(root)) layout_[root] = ir::MmaLayoutAttr::get(f_.getContext(), wm, wn);
+    }
   }
 
   void anchorMemoryAccesses() {
@@ -246,6 +283,21 @@ class LayoutSolver {
       if (auto constant = value.getDefiningOp<arith::ConstantOp>())
         if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
           constant.setValueAttr(dense.reshape(cast<ShapedType>(value.getType())));
+    }
+    // Dot operands are converted into the mma fragments their accumulator needs.
+    for (ir::DotOp dot : dots_) {
+      Attribute accumulator = layout_[find(dot.getResult())];
+      if (!isa<ir::MmaLayoutAttr>(accumulator)) continue;
+      for (unsigned i = 0; i < 2; ++i) {
+        OpOperand &operand = dot->getOpOperand(i);
+        Type element = cast<RankedTensorType>(operand.get().getType()).getElementType();
+        Attribute wanted = ir::DotOperandLayoutAttr::get(f_.getContext(), i, accumulator, element.getIntOrFloatBitWidth());
+        OpBuilder b(dot);
+        Location loc = dot.getLoc();
+        if (auto named = dyn_cast<NameLoc>(loc)) loc = named.getChildLoc();  // not named after the dot's result
+        Value converted = b.create<ir::ConvertLayoutOp>(loc, withLayout(operand.get().getType(), wanted), operand.get());
+        operand.set(converted);
+      }
     }
     // Broken slice relations become conversions.
     for (const SliceEdge &e : slices_) {
@@ -300,6 +352,11 @@ class LayoutSolver {
         if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getOther())
           v = std::min<int64_t>(v, axis_.lookup(load.getOther()).constancy[fast]);
         while (v > 1 && (v & (v - 1))) --v;
+        if (getenv("TLE_DEBUG_AXIS")) {
+          llvm::errs() << "vec " << v << " for " << op->getName() << " fast " << fast << " spt " << perThread << " contig " << info.contiguity[fast] << " div " << info.divisibility[fast];
+          if (mask) llvm::errs() << " maskconst " << axis_.lookup(mask).constancy[fast];
+          llvm::errs() << "\n";
+        }
         vec = std::max<int64_t>(1, v);
       }
       op->setAttr("tle.vec", IntegerAttr::get(IntegerType::get(f_.getContext(), 32), vec));
@@ -313,6 +370,7 @@ class LayoutSolver {
   llvm::DenseMap<Value, Attribute> layout_;
   std::vector<SliceEdge> slices_;
   std::vector<Operation *> memory_;
+  std::vector<ir::DotOp> dots_;
 };
 
 struct AssignLayoutsPass : PassWrapper<AssignLayoutsPass, OperationPass<func::FuncOp>> {

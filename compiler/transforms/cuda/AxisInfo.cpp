@@ -57,7 +57,27 @@ AxisAnalysis::AxisAnalysis(Operation *function) {
       info_[arg] = splatOf(arg.getType(), div);
     }
   }
-  function->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
+  for (Region &region : function->getRegions()) visitRegion(region);
+}
+
+void AxisAnalysis::visitRegion(Region &region) {
+  for (Block &block : region)
+    for (Operation &op : block) visit(&op);
+}
+
+// What holds for both a and b.
+static AxisInfo join(const AxisInfo &a, const AxisInfo &b) {
+  AxisInfo r = a;
+  for (size_t d = 0; d < r.contiguity.size() && d < b.contiguity.size(); ++d) {
+    r.contiguity[d] = std::gcd(a.contiguity[d], b.contiguity[d]);
+    r.divisibility[d] = std::gcd(a.divisibility[d], b.divisibility[d]);
+    r.constancy[d] = std::gcd(a.constancy[d], b.constancy[d]);
+  }
+  return r;
+}
+
+static bool sameInfo(const AxisInfo &a, const AxisInfo &b) {
+  return a.contiguity == b.contiguity && a.divisibility == b.divisibility && a.constancy == b.constancy;
 }
 
 AxisInfo AxisAnalysis::lookup(Value v) const {
@@ -66,14 +86,36 @@ AxisInfo AxisAnalysis::lookup(Value v) const {
 }
 
 void AxisAnalysis::visit(Operation *op) {
-  // Loop induction variables: lb + k*step. (Loop results and carried values stay unknown.)
+  // Loops: the induction variable is lb + k*step; a carried value is what holds for its
+  // initial value and for every value the body yields (iterated to a fixed point, so that
+  // `ptrs += BLOCK * stride` keeps the contiguity and alignment of `ptrs`).
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     AxisInfo lb = lookup(loop.getLowerBound()), step = lookup(loop.getStep());
     info_[loop.getInductionVar()] = splatOf(loop.getInductionVar().getType(),
                                             gcd(lb.divisibility[0], step.divisibility[0]));
+    for (auto [init, arg] : llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs())) info_[arg] = lookup(init);
+    auto yield = loop.getBody()->getTerminator();
+    for (int round = 0; round < 4; ++round) {
+      visitRegion(loop.getRegion());
+      bool stable = true;
+      for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+        AxisInfo joined = join(lookup(arg), lookup(yield->getOperand(i)));
+        if (!sameInfo(joined, lookup(arg))) stable = false;
+        info_[arg] = joined;
+      }
+      if (stable) break;
+      if (round == 3)
+        for (BlockArgument arg : loop.getRegionIterArgs()) info_[arg] = unknown(arg.getType());
+    }
+    visitRegion(loop.getRegion());
+    for (auto [arg, result] : llvm::zip(loop.getRegionIterArgs(), loop.getResults())) info_[result] = lookup(arg);
     return;
   }
-  if (op->getNumResults() != 1 || op->getNumRegions() != 0) return;
+  if (op->getNumRegions() != 0) {
+    for (Region &region : op->getRegions()) visitRegion(region);
+    return;
+  }
+  if (op->getNumResults() != 1) return;
   Value result = op->getResult(0);
   Type type = result.getType();
   auto operand = [&](unsigned i) { return lookup(op->getOperand(i)); };
@@ -82,6 +124,7 @@ void AxisAnalysis::visit(Operation *op) {
         if (auto i = dyn_cast<IntegerAttr>(c.getValue())) return splatOf(type, largestPowerOfTwoDividing(i.getInt()));
         if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue()); dense && dense.isSplat())
           return splatOf(type, largestPowerOfTwoDividing(dense.getSplatValue<APInt>().getSExtValue()));
+        if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()); dense && dense.isSplat()) return splatOf(type, 1);
         return std::nullopt;
       })
       .Case<ir::MakeRangeOp>([&](ir::MakeRangeOp r) -> std::optional<AxisInfo> {

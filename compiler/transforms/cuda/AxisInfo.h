@@ -24,6 +24,7 @@ class AxisAnalysis {
 
  private:
   void visit(mlir::Operation *op);
+  void visitRegion(mlir::Region &region);
   llvm::DenseMap<mlir::Value, AxisInfo> info_;
 };
 

@@ -198,3 +198,63 @@ struct Mma {
 };
 
 }  // namespace tle
+
+namespace tle {
+
+// An operand of mma.sync for an accumulator laid out as Mma<WarpsM, WarpsN>. OpIdx 0 is A
+// (M x K), 1 is B (K x N). Bits is the element width: 16 (fp16/bf16, m16n8k16), 32 (tf32,
+// m16n8k8) or 8 (int8, m16n8k32). Registers hold one instruction's fragment in PTX order,
+// then the K repetitions, then the M (or N) repetitions.
+template <int OpIdx, class Parent, int Bits>
+struct DotOperand;
+
+template <int OpIdx, int WarpsM, int WarpsN, int Bits>
+struct DotOperand<OpIdx, Mma<WarpsM, WarpsN>, Bits> {
+  static constexpr int rank = 2;
+  // Elements of K one instruction takes, and K elements per "column step" of a lane.
+  static constexpr int kInstrK = Bits == 16 ? 16 : Bits == 32 ? 8 : 32;
+
+  template <int R, int C>
+  TLE_CONSTEXPR static LinearLayout linear() {
+    LinearLayout L;
+    L.rank = 2;
+    L.shape[0] = R;
+    L.shape[1] = C;
+    const int kDim = OpIdx == 0 ? 1 : 0;  // where K is
+    const int mnDim = 1 - kDim;
+    // Within one instruction fragment: K in registers and lanes (lane%4), M/N by lane/4.
+    if (Bits == 8) {
+      L.addReg(kDim, 1);
+      L.addReg(kDim, 2);
+      L.lane[0][kDim] = 4;
+      L.lane[1][kDim] = 8;
+    } else if (Bits == 16) {
+      L.addReg(kDim, 1);
+      L.lane[0][kDim] = 2;
+      L.lane[1][kDim] = 4;
+    } else {
+      L.lane[0][kDim] = 1;
+      L.lane[1][kDim] = 2;
+    }
+    L.lane[2][mnDim] = 1;
+    L.lane[3][mnDim] = 2;
+    L.lane[4][mnDim] = 4;
+    const int kHalf = kInstrK / 2;
+    if (OpIdx == 0) L.addReg(0, 8);  // A: the lower 8 rows of the 16
+    L.addReg(kDim, kHalf);            // the upper half of the instruction's K
+    for (int bit = log2_exact(kInstrK); (1 << bit) < (OpIdx == 0 ? C : R); ++bit) L.addReg(kDim, 1 << bit);
+    // Warps: the accumulator's order (N bits, then M bits); the other operand's warps
+    // hold copies.
+    int warpBit = 0;
+    for (int b = 0; b < log2_exact(WarpsN); ++b) L.warp[warpBit++][1] = OpIdx == 1 ? basis_within(3 + b, C) : 0;
+    for (int b = 0; b < log2_exact(WarpsM); ++b) L.warp[warpBit++][0] = OpIdx == 0 ? basis_within(4 + b, R) : 0;
+    L.numWarpBits = warpBit;
+    if (OpIdx == 0)
+      for (int bit = 4 + log2_exact(WarpsM); (1 << bit) < R; ++bit) L.addReg(0, 1 << bit);
+    else
+      for (int bit = 3 + log2_exact(WarpsN); (1 << bit) < C; ++bit) L.addReg(1, 1 << bit);
+    return L;
+  }
+};
+
+}  // namespace tle

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tle/cuda/config.cuh"
+#include "tle/cuda/dot.cuh"
 #include "tle/cuda/elementwise.cuh"
 #include "tle/cuda/layout.cuh"
 #include "tle/cuda/memory.cuh"

@@ -1,0 +1,86 @@
+// tl.dot on tensor cores with mma.sync (sm_80+). Operands arrive in DotOperand layouts
+// (registers already hold each instruction's fragment in PTX order), the accumulator in
+// the Mma layout. CCCL has no mma.sync wrapper, hence the inline PTX.
+#pragma once
+
+#include "tle/cuda/tile.cuh"
+
+namespace tle {
+
+enum class Precision { ieee, tf32, tf32x3 };
+
+TLE_DEVICE uint32_t pack2(__half lo, __half hi) {
+  return static_cast<uint32_t>(__half_as_ushort(lo)) | (static_cast<uint32_t>(__half_as_ushort(hi)) << 16);
+}
+TLE_DEVICE uint32_t pack2(__nv_bfloat16 lo, __nv_bfloat16 hi) {
+  return static_cast<uint32_t>(__bfloat16_as_ushort(lo)) | (static_cast<uint32_t>(__bfloat16_as_ushort(hi)) << 16);
+}
+TLE_DEVICE uint32_t pack4(int8_t a, int8_t b, int8_t c, int8_t d) {
+  return static_cast<uint32_t>(static_cast<uint8_t>(a)) | (static_cast<uint32_t>(static_cast<uint8_t>(b)) << 8) |
+         (static_cast<uint32_t>(static_cast<uint8_t>(c)) << 16) | (static_cast<uint32_t>(static_cast<uint8_t>(d)) << 24);
+}
+TLE_DEVICE uint32_t to_tf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+}
+
+TLE_DEVICE void mma_16816(float *d, const uint32_t *a, const uint32_t *b, __half) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+TLE_DEVICE void mma_16816(float *d, const uint32_t *a, const uint32_t *b, __nv_bfloat16) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+TLE_DEVICE void mma_1688_tf32(float *d, const uint32_t *a, const uint32_t *b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+TLE_DEVICE void mma_16832_s8(int32_t *d, const uint32_t *a, const uint32_t *b) {
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// c + a @ b. A: M x K, B: K x N, C: M x N (fp32, or int32 for int8 inputs).
+template <Precision P, class TA, int WM, int WN, int Bits, class TC, int M, int N, int K>
+TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, WN>, Bits>, M, K> &a,
+                                          const Tile<TA, DotOperand<1, Mma<WM, WN>, Bits>, K, N> &b,
+                                          const Tile<TC, Mma<WM, WN>, M, N> &c) {
+  constexpr int kInstrK = DotOperand<0, Mma<WM, WN>, Bits>::kInstrK;
+  static_assert(M % (16 * WM) == 0 && N % (8 * WN) == 0 && K % kInstrK == 0, "tile too small for mma.sync");
+  constexpr int numM = M / (16 * WM), numN = N / (8 * WN), numK = K / kInstrK;
+  constexpr int aRegs = 16 * kInstrK / 32, bRegs = 8 * kInstrK / 32;  // elements per lane per instruction
+  Tile<TC, Mma<WM, WN>, M, N> d = c;
+  TLE_UNROLL for (int mi = 0; mi < numM; ++mi) {
+    TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
+      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
+        const TA *fa = &a.v[(ki + numK * mi) * aRegs];
+        const TA *fb = &b.v[(ki + numK * ni) * bRegs];
+        TC *acc = &d.v[(ni + numN * mi) * 4];
+        if constexpr (Bits == 16) {
+          const uint32_t ra[4] = {pack2(fa[0], fa[1]), pack2(fa[2], fa[3]), pack2(fa[4], fa[5]), pack2(fa[6], fa[7])};
+          const uint32_t rb[2] = {pack2(fb[0], fb[1]), pack2(fb[2], fb[3])};
+          mma_16816(acc, ra, rb, TA());
+        } else if constexpr (Bits == 32) {
+          static_assert(P != Precision::ieee, "fp32 tl.dot with input_precision='ieee' does not use tensor cores");
+          const uint32_t ra[4] = {to_tf32(fa[0]), to_tf32(fa[1]), to_tf32(fa[2]), to_tf32(fa[3])};
+          const uint32_t rb[2] = {to_tf32(fb[0]), to_tf32(fb[1])};
+          mma_1688_tf32(acc, ra, rb);
+        } else {
+          const uint32_t ra[4] = {pack4(fa[0], fa[1], fa[2], fa[3]), pack4(fa[4], fa[5], fa[6], fa[7]),
+                                  pack4(fa[8], fa[9], fa[10], fa[11]), pack4(fa[12], fa[13], fa[14], fa[15])};
+          const uint32_t rb[2] = {pack4(fb[0], fb[1], fb[2], fb[3]), pack4(fb[4], fb[5], fb[6], fb[7])};
+          mma_16832_s8(acc, ra, rb);
+        }
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace tle
