@@ -17,5 +17,5 @@ echo "== sanitizer build (address, undefined)"
 # positives) and keeps every other AddressSanitizer check.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLE_SANITIZE=address,undefined
 cmake --build build-asan
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allow_user_poisoning=0 UBSAN_OPTIONS=print_stacktrace=1 \
+(cd build-asan && TLE_LIT_NVCC=0 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allow_user_poisoning=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j "$jobs")

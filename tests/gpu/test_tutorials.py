@@ -148,6 +148,40 @@ def test_matmul(k):
         check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, activation), 5e-2, 1e-2)
 
 
+def attention_ref(q, k, v, causal, sm_scale):
+    s = (q.double() @ k.double().transpose(-1, -2)) * sm_scale
+    if causal:
+        n = q.shape[-2]
+        s = s.masked_fill(torch.triu(torch.ones(n, n, dtype=torch.bool, device=q.device), 1), float("-inf"))
+    p = torch.softmax(s, dim=-1)
+    lse = torch.logsumexp(s, dim=-1) / 0.6931471805599453  # the kernel stores log2-based m + log2(l)
+    return p @ v.double(), lse
+
+
+def run_attention(k, sym, q, kk, v, sm_scale, block_m=64):
+    z, h, n, d = q.shape
+    out = torch.full_like(q, float("nan"))
+    m = torch.full((z * h, n), float("nan"), device="cuda", dtype=torch.float32)
+    k[sym]((triton_cdiv(n, block_m), z * h), q, kk, v, sm_scale, m, out, *q.stride()[:3], *kk.stride()[:3],
+           *v.stride()[:3], *out.stride()[:3], z, h, n)
+    return out, m
+
+
+def test_attention(k):
+    for d in (64, 128):
+        for causal in (True, False):
+            sym = f"attn_d{d}" + ("_causal" if causal else "")
+            for z, h, n in ((2, 3, 256), (1, 2, 384)):
+                q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+                kk = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+                v = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+                sm_scale = 0.5 / d ** 0.5 * 2
+                out, m = run_attention(k, sym, q, kk, v, sm_scale)
+                ref, lse = attention_ref(q, kk, v, causal, sm_scale)
+                check(f"attention d={d} causal={causal} {z}x{h}x{n}", out, ref, 1e-2, 1e-2)
+                check(f"attention d={d} causal={causal} {z}x{h}x{n} M", m.view(z, h, n), lse, 1e-3, 1e-3)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
@@ -159,6 +193,7 @@ def main():
     test_softmax(k)
     test_layer_norm(k)
     test_matmul(k)
+    test_attention(k)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

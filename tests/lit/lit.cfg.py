@@ -17,6 +17,14 @@ tle_opt = os.path.join(config.tle_tools_dir, "tle-opt")
 if os.path.exists(tle_opt):
     config.available_features.add("mlir")
     config.substitutions.append(("tle-opt", tle_opt))
+# nvcc compiles the generated CUDA C++ (no GPU needed). TLE_LIT_NVCC=0 skips it (the
+# sanitizer pass of scripts/test.sh: the compiler under test is the same).
+nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+if os.path.exists(nvcc) and os.environ.get("TLE_LIT_NVCC", "1") != "0":
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc + " -std=c++17 -O3 -Werror all-warnings -I" +
+                                 os.path.join(config.tle_src_root, "stdlib", "include") + " -I" +
+                                 os.path.join(config.tle_src_root, "runtime", "include")))
 config.substitutions.append(("%exit1", os.path.join(here, "expect-exit") + " 1"))
 config.substitutions.append(("%exit0", os.path.join(here, "expect-exit") + " 0"))
 config.substitutions.append(("%python", config.python_executable))

@@ -8,6 +8,10 @@
 
 namespace tle::cuda {
 
+// Rewrites block pointers (make_block_ptr/advance/load_block/store_block) into tensors of
+// pointers with boundary masks; loops carry the offsets.
+std::unique_ptr<mlir::Pass> createLowerBlockPointersPass();
+
 // Gives each use of a cheap index computation (make_range, splat, constants and integer
 // arithmetic on them) its own copy, so that each copy can take the layout its use needs
 // instead of being converted through shared memory.

@@ -9,11 +9,15 @@
 namespace tle::cuda {
 
 void registerCudaPasses() {
+  mlir::registerPass([] { return createLowerBlockPointersPass(); });
   mlir::registerPass([] { return createCloneIndexingPass(); });
   mlir::registerPass([] { return createAssignLayoutsPass(); });
 }
 
 void buildCudaPipeline(mlir::OpPassManager &pm) {
+  pm.addNestedPass<mlir::func::FuncOp>(createLowerBlockPointersPass());
+  // Fold what the rewrite exposed (offset arithmetic on constants) before analysis.
+  pm.addPass(mlir::createCanonicalizerPass());
   pm.addNestedPass<mlir::func::FuncOp>(createCloneIndexingPass());
   pm.addNestedPass<mlir::func::FuncOp>(createAssignLayoutsPass());
   // Copies that ended up with the same layout are one value again.
