@@ -152,6 +152,37 @@ def bench_matmul(k, tri):
               f"autotuned {flops / t_tuned / 1e9:.0f}" + (f", cuBLAS {flops / t_torch / 1e9:.0f}" if t_torch else ""))
 
 
+def bench_attention(k, tri):
+    z, h, n = 4, 16, 2048
+    for d in (64, 128):
+        for causal in (False, True):
+            q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+            kk = torch.randn_like(q)
+            v = torch.randn_like(q)
+            out = torch.empty_like(q)
+            m = torch.empty((z * h, n), device="cuda", dtype=torch.float32)
+            sm_scale = 1.0 / d ** 0.5
+            sym = f"attn_d{d}" + ("_causal" if causal else "")
+            grid = (n // 64, z * h)
+            args = (q, kk, v, sm_scale, m, out, *q.stride()[:3], *kk.stride()[:3], *v.stride()[:3], *out.stride()[:3],
+                    z, h, n)
+            t_tlec = bench(lambda: k[sym](grid, *args))
+            full = (q, kk, v, sm_scale, m, out, *q.stride(), *kk.stride(), *v.stride(), *out.stride(), z, h, n)
+            stage = 3 if causal else 1
+            t_same = bench(lambda: tri._attn_fwd.fn[grid](*full, HEAD_DIM=d, BLOCK_M=64, BLOCK_N=64, STAGE=stage,
+                                                          num_warps=4, num_stages=3))
+            tuned_grid = lambda meta: ((n + meta["BLOCK_M"] - 1) // meta["BLOCK_M"], z * h, 1)
+            t_tuned = bench(lambda: tri._attn_fwd[tuned_grid](*full, HEAD_DIM=d, STAGE=stage))
+            t_torch = bench(lambda: torch.nn.functional.scaled_dot_product_attention(q, kk, v, is_causal=causal,
+                                                                                     scale=sm_scale))
+            flops = 4 * z * h * n * n * d * (0.5 if causal else 1)
+            name = f"attention d={d} {'causal' if causal else 'full'} {z}x{h}x{n}"
+            record(name + " (same config)", t_tlec, t_same, t_torch)
+            record(name + " (Triton autotuned)", t_tlec, t_tuned, t_torch)
+            print(f"{'':36s} tlec {flops / t_tlec / 1e9:.0f} TFLOP/s, Triton same config {flops / t_same / 1e9:.0f}, "
+                  f"autotuned {flops / t_tuned / 1e9:.0f}, torch SDPA {flops / t_torch / 1e9:.0f}")
+
+
 def compile_times():
     """Triton's cold JIT compile time for the same kernels (empty cache, first call)."""
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
@@ -194,6 +225,7 @@ def main():
     bench_softmax(k, load_tutorial("02_fused_softmax.tle"))
     bench_layer_norm(k, load_tutorial("05_layer_norm.tle"))
     bench_matmul(k, load_tutorial("03_matmul.tle"))
+    bench_attention(k, load_tutorial("06_fused_attention_nodesc.tle"))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,108 @@ namespace tle {
 
 enum class Precision { ieee, tf32, tf32x3 };
 
+// ---- 16-bit operands into mma fragments through swizzled shared memory -------------------------
+//
+// The tile is stored row-major with 16-byte chunks XOR-swizzled by row, so that the eight
+// row addresses one ldmatrix phase reads fall in distinct banks; ldmatrix (.trans for B,
+// which is stored K-major) then hands every lane its fragment registers directly.
+
+template <int C>
+struct Swizzle16 {
+  static constexpr int kChunks = C / 8;                              // 16-byte chunks per row
+  static constexpr int kPerPhase = 128 / (C * 2) > 1 ? 128 / (C * 2) : 1;  // rows sharing a 128-byte line
+  static constexpr int kMaxPhase = kChunks < 8 ? kChunks : 8;
+  TLE_DEVICE static int offset(int row, int col) {
+    const int chunk = (col >> 3) ^ ((row / kPerPhase) % kMaxPhase);
+    return row * C + chunk * 8 + (col & 7);
+  }
+};
+
+// Are the first three registers of Src eight consecutive elements along `dim`, starting at a
+// multiple of 8 on every thread? Then a thread can store them as one 16-byte chunk.
+template <class Src, int Dim>
+TLE_CONSTEXPR bool chunked_along() {
+  bool ok = Src::linear.numRegBits >= 3;
+  for (int b = 0; ok && b < 3; ++b)
+    for (int d = 0; d < Src::rank; ++d) ok = ok && Src::linear.reg[b][d] == (d == Dim ? (1 << b) : 0);
+  for (int b = 3; ok && b < Src::linear.numRegBits; ++b) ok = ok && (Src::linear.reg[b][Dim] % 8) == 0;
+  for (int b = 0; ok && b < kLaneBits; ++b) ok = ok && (Src::linear.lane[b][Dim] % 8) == 0;
+  for (int b = 0; ok && b < Src::linear.numWarpBits; ++b) ok = ok && (Src::linear.warp[b][Dim] % 8) == 0;
+  return ok;
+}
+
+template <class Src, int R, int C>
+TLE_DEVICE void store_swizzled(const Src &src, uint16_t *smem) {
+  using T = typename Src::value_type;
+  static_assert(sizeof(T) == 2, "16-bit elements");
+  if constexpr (chunked_along<Src, 1>()) {
+    static_for<Src::kRegs / 8>([&](auto g) {
+      constexpr int r = decltype(g)::value * 8;
+      const int row = thread_coord<Src, 0>() ^ TLE_CONST(Src::linear.regCoord(r, 0));
+      const int col = thread_coord<Src, 1>() ^ TLE_CONST(Src::linear.regCoord(r, 1));
+      uint4 chunk;
+      memcpy(&chunk, &src.v[r], 16);
+      *reinterpret_cast<uint4 *>(&smem[Swizzle16<C>::offset(row, col)]) = chunk;
+    });
+  } else {
+    static_for<Src::kRegs>([&](auto r) {
+      const int row = thread_coord<Src, 0>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, 0));
+      const int col = thread_coord<Src, 1>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, 1));
+      memcpy(&smem[Swizzle16<C>::offset(row, col)], &src.v[decltype(r)::value], 2);
+    });
+  }
+}
+
+TLE_DEVICE uint32_t smem_address(const void *p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+
+template <class T, int Op, int WM, int WN, int R, int C>
+struct is_mma16_operand<Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C>> {
+  static constexpr bool value = sizeof(T) == 2 && R % 16 == 0 && C % 16 == 0 && (Op == 0 ? R % (16 * WM) == 0 : C % (8 * WN) == 0);
+};
+
+template <class T, int Op, int WM, int WN, int R, int C, class Src>
+TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const Src &src,
+                                        unsigned char *scratch) {
+  uint16_t *smem = reinterpret_cast<uint16_t *>(scratch);
+  store_swizzled<Src, R, C>(src, smem);
+  __syncthreads();
+  const int lane = lane_id();
+  const int warp = warp_id();
+  const int warpN = warp % WN, warpM = (warp / WN) % WM;
+  if constexpr (Op == 0) {
+    // A (M x K): per 16x16 instruction tile, one ldmatrix.x4 gives a0..a7 in order.
+    constexpr int numM = R / (16 * WM), numK = C / 16;
+    TLE_UNROLL for (int mi = 0; mi < numM; ++mi) {
+      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
+        const int matrix = lane >> 3;
+        const int row = 16 * warpM + 16 * WM * mi + (matrix & 1) * 8 + (lane & 7);
+        const int col = 16 * ki + (matrix >> 1) * 8;
+        uint32_t r[4];
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(smem_address(&smem[Swizzle16<C>::offset(row, col)])));
+        memcpy(&dst.v[(ki + numK * mi) * 8], r, 16);
+      }
+    }
+  } else {
+    // B (K x N, stored K-major): per 16x8 instruction tile, ldmatrix.x2.trans gives b0..b3.
+    constexpr int numN = C / (8 * WN), numK = R / 16;
+    TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
+      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
+        const int matrix = (lane >> 3) & 1;
+        const int row = 16 * ki + matrix * 8 + (lane & 7);
+        const int col = 8 * warpN + 8 * WN * ni;
+        uint32_t r[2];
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
+                     : "=r"(r[0]), "=r"(r[1])
+                     : "r"(smem_address(&smem[Swizzle16<C>::offset(row, col)])));
+        memcpy(&dst.v[(ki + numK * ni) * 4], r, 8);
+      }
+    }
+  }
+  __syncthreads();
+}
+
 TLE_DEVICE uint32_t pack2(__half lo, __half hi) {
   return static_cast<uint32_t>(__half_as_ushort(lo)) | (static_cast<uint32_t>(__half_as_ushort(hi)) << 16);
 }

@@ -208,10 +208,21 @@ TLE_CONSTEXPR int convert_scratch_bytes() {
 
 // Redistributes a tile over the threads: every thread writes what it holds to shared memory
 // at the element's row-major position, then reads what the new layout gives it.
+// True for 16-bit mma.sync operand tiles, which dot.cuh converts with ldmatrix.
+template <class Dst>
+struct is_mma16_operand {
+  static constexpr bool value = false;
+};
+
 template <class Dst, class Src>
 TLE_DEVICE Dst convert_layout(const Src &src, unsigned char *scratch) {
   static_assert(Src::kElements == Dst::kElements, "convert_layout keeps the shape");
-  if constexpr (same_linear_layout<Src, Dst>()) {
+  if constexpr (is_mma16_operand<Dst>::value && !same_linear_layout<Src, Dst>()) {
+    // 16-bit tensor-core operands: swizzled shared memory and ldmatrix (dot.cuh).
+    Dst t;
+    load_mma16_operand_into(t, src, scratch);
+    return t;
+  } else if constexpr (same_linear_layout<Src, Dst>()) {
     Dst t;
     TLE_UNROLL for (int r = 0; r < Dst::kRegs; ++r) t.v[r] = src.v[r];
     return t;
