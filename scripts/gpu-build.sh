@@ -16,13 +16,28 @@ while IFS='|' read -r symbol file kernel warps signature; do
   symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
   signature=$(trim "$signature")
   "$build/bin/tlec" "tests/corpus/$file" --kernel "$kernel" --signature "$signature" --out-name "$symbol" \
-    --num-warps "$warps" --target "cuda:$arch" -o "$out/gen/$symbol.cu"
+    --num-warps "$warps" --target "cuda:$arch" -o "$out/gen/$symbol.new.cu"
+  # Keep the old file (and its object) when the generated code did not change.
+  sed -i "s/$symbol\.new\.h/$symbol.h/" "$out/gen/$symbol.new.cu"
+  for ext in cu h; do
+    if cmp -s "$out/gen/$symbol.new.$ext" "$out/gen/$symbol.$ext"; then rm "$out/gen/$symbol.new.$ext"
+    else mv "$out/gen/$symbol.new.$ext" "$out/gen/$symbol.$ext"; fi
+  done
   objects+=("$out/gen/$symbol.o")
   echo "$symbol"
 done < tests/gpu/kernels.list > "$out/kernels.txt"
 # nvcc, two at a time.
-printf '%s\n' "${objects[@]}" | xargs -P 2 -I{} sh -c \
-  'src=$(echo {} | sed "s/\.o$/.cu/"); '"$nvcc"' -std=c++17 -O3 -arch='"$arch"' -Xcompiler -fPIC -Werror all-warnings \
-     -Istdlib/include -Iruntime/include -c "$src" -o {}'
+# nvcc, two at a time, for objects older than their source or the device library.
+newest_header=$(ls -t stdlib/include/tle/cuda/*.cuh runtime/include/tle/*.h | head -1)
+stale=()
+for o in "${objects[@]}"; do
+  src=${o%.o}.cu
+  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$newest_header" -nt "$o" ]; then stale+=("$o"); fi
+done
+if [ ${#stale[@]} -gt 0 ]; then
+  printf '%s\n' "${stale[@]}" | xargs -P 2 -I{} sh -c \
+    'src=$(echo {} | sed "s/\.o$/.cu/"); '"$nvcc"' -std=c++17 -O3 -arch='"$arch"' -Xcompiler -fPIC -Werror all-warnings \
+       -Istdlib/include -Iruntime/include -c "$src" -o {}'
+fi
 "$nvcc" -shared -arch="$arch" -o "$out/libtle_gpu_kernels.so" "${objects[@]}"
 echo "gpu-build: $(wc -l < "$out/kernels.txt") kernels in $out/libtle_gpu_kernels.so"

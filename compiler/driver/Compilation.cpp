@@ -121,6 +121,9 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       cuda.inputName = options.input == "-" ? "<stdin>" : baseName(options.input);
       cuda.headerName = options.writesToStdout() ? "kernel.h" : baseName(headerPathFor(options));
       cuda.sourceLine = [&sources](const std::string &file, unsigned line) { return sources.lineText(file, line); };
+      cuda.locate = [&sources](const std::string &file, unsigned line, unsigned column) {
+        return SourceLoc{sources.findFile(file), line, column};
+      };
       std::unique_ptr<Backend> backend = makeCudaBackend(cuda);
       auto start = std::chrono::steady_clock::now();
       std::vector<std::string> imported;

@@ -21,6 +21,12 @@ public:
   unsigned lineCount(FileId id) const { return static_cast<unsigned>(file(id).lineStarts.size()); }
   // The text of a 1-based line without its '\n'; empty when out of range.
   std::string_view lineText(FileId id, uint32_t line) const;
+  // The most recent buffer named `name`, or kNoFile.
+  FileId findFile(const std::string &name) const {
+    for (size_t i = files_.size(); i-- > 0;)
+      if (files_[i].name == name) return static_cast<FileId>(i + 1);
+    return kNoFile;
+  }
   // The text of a line of the buffer named `name` (the most recent one); empty if unknown.
   std::string lineText(const std::string &name, uint32_t line) const {
     for (size_t i = files_.size(); i-- > 0;)

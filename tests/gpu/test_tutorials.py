@@ -182,6 +182,30 @@ def test_attention(k):
                 check(f"attention d={d} causal={causal} {z}x{h}x{n} M", m.view(z, h, n), lse, 1e-3, 1e-3)
 
 
+def test_device_library(k):
+    x = torch.randn(32, 64, device="cuda")
+    y = torch.full((64, 32), float("nan"), device="cuda")
+    k["transpose_32x64"]([1], x, y)
+    check("tl.trans 32x64", y, x.t(), 0, 0)
+    x = torch.randn(16 * 64, device="cuda")
+    y = torch.full((16, 64), float("nan"), device="cuda")
+    k["reshape_16x64"]([1], x, y)
+    check("tl.reshape 1024 -> 16x64", y, 2 * x.view(16, 64), 0, 0)
+    rows, cols = 300, 1000
+    x = torch.randn(rows, cols, device="cuda")
+    x[7, 3] = x[7, 900] = 100.0  # ties take the lower index, as in Triton
+    values = torch.full((rows,), float("nan"), device="cuda")
+    indices = torch.full((rows,), -1, device="cuda", dtype=torch.int32)
+    k["row_argmax_1024"]([rows], x, values, indices, cols)
+    check("tl.argmax rows (indices)", indices, x.argmax(dim=1).int(), 0, 0)
+    check("tl.max rows", values, x.max(dim=1).values, 0, 0)
+    n = 10007
+    data = torch.randint(0, 1 << 20, (n,), device="cuda", dtype=torch.int32)
+    counts = torch.zeros(64, device="cuda", dtype=torch.int32)
+    k["histogram_256"]([triton_cdiv(n, 256)], data, counts, n)
+    check("tl.atomic_add histogram", counts, torch.bincount(data % 64, minlength=64).int(), 0, 0)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
@@ -194,6 +218,7 @@ def main():
     test_layer_norm(k)
     test_matmul(k)
     test_attention(k)
+    test_device_library(k)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

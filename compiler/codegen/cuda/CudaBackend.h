@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/Backend.h"
+#include "support/SourceLocation.h"
 
 #include <functional>
 #include <memory>
@@ -16,6 +17,8 @@ struct CudaOptions {
   bool lineDirectives = false;
   // The text of line `line` of `file`, for the comment above each statement; may be empty.
   std::function<std::string(const std::string &file, unsigned line)> sourceLine;
+  // Where a (file, line, column) of the IR's locations is, for diagnostics.
+  std::function<SourceLoc(const std::string &file, unsigned line, unsigned column)> locate;
 };
 
 std::unique_ptr<Backend> makeCudaBackend(CudaOptions options);

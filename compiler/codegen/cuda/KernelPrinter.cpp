@@ -22,6 +22,7 @@ namespace {
 // A construct the printer cannot express; caught at the top and turned into an error.
 struct Unsupported {
   std::string message;
+  std::optional<Location> where;
 };
 
 const std::set<std::string> kReservedWords = {
@@ -274,6 +275,15 @@ class KernelPrinter {
   }
 
   void operation(Operation *op) {
+    try {
+      printOperation(op);
+    } catch (Unsupported &u) {
+      if (!u.where) u.where = op->getLoc();
+      throw;
+    }
+  }
+
+  void printOperation(Operation *op) {
     if (!isa<func::ReturnOp>(op)) sourceComment(op);
     llvm::TypeSwitch<Operation *>(op)
         .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
@@ -298,6 +308,18 @@ class KernelPrinter {
           std::string smem = useShared("tle::convert_scratch_bytes<" + dst + ", " + src + ">()");
           define(op, "tle::convert_layout<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ")",
                  isa<ir::DotOperandLayoutAttr>(c.getType().getEncoding()) ? "fragment" : "converted");
+        })
+        .Case<ir::TransOp>([&](ir::TransOp t) {
+          std::string dst = type(t.getType()), src = type(t.getSrc().getType());
+          std::string order;
+          for (int32_t o : t.getOrder()) order += ", " + std::to_string(o);
+          std::string smem = useShared("int(sizeof(" + scalarType(t.getType().getElementType()) + ")) * " + src + "::kElements");
+          define(op, "tle::permute<" + dst + order + ">(" + expr(t.getSrc()) + ", " + smem + ")", "transposed");
+        })
+        .Case<ir::ReshapeOp>([&](ir::ReshapeOp r) {
+          std::string dst = type(r.getType()), src = type(r.getSrc().getType());
+          std::string smem = useShared("int(sizeof(" + scalarType(r.getType().getElementType()) + ")) * " + src + "::kElements");
+          define(op, "tle::reshape<" + dst + ">(" + expr(r.getSrc()) + ", " + smem + ")", "reshaped");
         })
         .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
         .Case<ir::LoadOp>([&](ir::LoadOp l) {
@@ -589,12 +611,13 @@ class KernelPrinter {
 
 }  // namespace
 
-bool printKernel(func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error) {
+bool printKernel(func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error, Location &where) {
   try {
     KernelPrinter(f, options).print(out);
     return true;
   } catch (const Unsupported &u) {
     error = u.message + " has no CUDA lowering yet";
+    where = u.where ? *u.where : f.getLoc();
     return false;
   }
 }

@@ -30,6 +30,8 @@ struct PrintedKernel {
 
 // Returns false and sets `error` for IR the printer cannot express (a compiler bug or an
 // op with no CUDA lowering yet).
-bool printKernel(mlir::func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error);
+// `where` is the location of the op that could not be printed.
+bool printKernel(mlir::func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error,
+                 mlir::Location &where);
 
 }  // namespace tle::cuda

@@ -238,4 +238,47 @@ TLE_DEVICE Dst convert_layout(const Src &src, unsigned char *scratch) {
   }
 }
 
+// ---- permutations through shared memory -----------------------------------------------------
+
+template <class Src, int R, int... D>
+TLE_DEVICE int permuted_index_impl(const int *order, seq<D...>) {
+  // Dst coordinate i is Src coordinate order[i]; the index is row-major in Dst's shape.
+  int coord[Src::rank] = {(thread_coord<Src, D>() ^ TLE_CONST(Src::linear.regCoord(R, D)))...};
+  const int shape[Src::rank] = {TLE_CONST(Src::linear.shape[D])...};
+  int index = 0;
+  for (int i = 0; i < Src::rank; ++i) index = index * shape[order[i]] + coord[order[i]];
+  return index;
+}
+
+// tl.trans / tl.permute: result dimension i is dimension Order[i] of src.
+template <class Dst, int... Order, class Src>
+TLE_DEVICE Dst permute(const Src &src, unsigned char *scratch) {
+  static_assert(sizeof...(Order) == Src::rank && Src::rank == Dst::rank, "permute keeps the rank");
+  using T = typename Src::value_type;
+  T *buffer = reinterpret_cast<T *>(scratch);
+  constexpr int order[] = {Order...};
+  static_for<Src::kRegs>([&](auto r) {
+    buffer[permuted_index_impl<Src, decltype(r)::value>(order, make_seq<Src::rank>{})] = src.v[decltype(r)::value];
+  });
+  __syncthreads();
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  __syncthreads();
+  return t;
+}
+
+// tl.reshape: the same elements in row-major order, redistributed for the new shape.
+template <class Dst, class Src>
+TLE_DEVICE Dst reshape(const Src &src, unsigned char *scratch) {
+  static_assert(Src::kElements == Dst::kElements, "reshape keeps the number of elements");
+  using T = typename Src::value_type;
+  T *buffer = reinterpret_cast<T *>(scratch);
+  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
+  __syncthreads();
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  __syncthreads();
+  return t;
+}
+
 }  // namespace tle
