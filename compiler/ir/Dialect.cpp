@@ -395,4 +395,89 @@ LogicalResult NotifyOp::verify() {
   return verifySignalPointer(*this, getPtr().getType());
 }
 
+LogicalResult ScanOp::verify() {
+  if (getSrcs().empty()) return emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= first.getRank()) return emitOpError("axis ") << axis << " out of range";
+  if (getResults().size() != getSrcs().size()) return emitOpError("needs one result per operand");
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
+    if (cast<RankedTensorType>(src.getType()).getShape() != first.getShape()) return emitOpError("operands must have one shape");
+    if (res.getType() != src.getType()) return emitOpError("each result must have its operand's type");
+  }
+  Block &body = getCombineOp().front();
+  if (body.getNumArguments() != 2 * getSrcs().size()) return emitOpError("the combine region takes 2 arguments per operand");
+  for (auto [i, src] : llvm::enumerate(getSrcs())) {
+    Type e = cast<RankedTensorType>(src.getType()).getElementType();
+    if (body.getArgument(i).getType() != e || body.getArgument(i + getSrcs().size()).getType() != e)
+      return emitOpError("combine region argument types must be the operands' element types");
+  }
+  return success();
+}
+
+LogicalResult JoinOp::verify() {
+  auto lhs = getLhs().getType();
+  if (getRhs().getType() != lhs) return emitOpError("operands must have one type");
+  SmallVector<int64_t> shape(lhs.getShape());
+  shape.push_back(2);
+  if (getType() != RankedTensorType::get(shape, lhs.getElementType()))
+    return emitOpError("result must be the operand type with a minor dimension of 2");
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  auto src = getSrc().getType();
+  if (src.getRank() < 1 || src.getDimSize(src.getRank() - 1) != 2)
+    return emitOpError("the operand's minor dimension must have size 2");
+  ArrayRef<int64_t> shape = src.getShape().drop_back();
+  Type half = shape.empty() ? src.getElementType() : Type(RankedTensorType::get(shape, src.getElementType()));
+  if (getLhs().getType() != half || getRhs().getType() != half) return emitOpError("results must have type ") << half;
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  auto src = getSrc().getType();
+  auto idx = getIndices().getType();
+  int64_t axis = getAxis();
+  if (src.getRank() != idx.getRank()) return emitOpError("source and indices must have one rank");
+  if (axis < 0 || axis >= src.getRank()) return emitOpError("axis ") << axis << " out of range";
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && src.getDimSize(d) != idx.getDimSize(d))
+      return emitOpError("indices dimension ") << d << " must equal the source's";
+  if (getType() != RankedTensorType::get(idx.getShape(), src.getElementType()))
+    return emitOpError("result must have the indices' shape and the source's element type");
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size()) return emitOpError("needs one isSigned entry per operand");
+  return success();
+}
+
+LogicalResult MakeTensorDescOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  int64_t rank = block.getRank();
+  if (rank < 1 || rank > 5) return emitOpError("descriptors have 1 to 5 dimensions");
+  if (static_cast<int64_t>(getShape().size()) != rank || static_cast<int64_t>(getStrides().size()) != rank)
+    return emitOpError("shape and strides must each have ") << rank << " entries";
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError("the block's element type must be the base pointer's pointee type");
+  if (getPadding() != "zero" && getPadding() != "nan") return emitOpError("padding must be 'zero' or 'nan'");
+  return success();
+}
+
+LogicalResult DescLoadOp::verify() {
+  RankedTensorType block = getDesc().getType().getBlockType();
+  if (static_cast<int64_t>(getOffsets().size()) != block.getRank()) return emitOpError("needs one offset per dimension");
+  if (getType() != block) return emitOpError("result type must be the block type ") << block;
+  return success();
+}
+
+LogicalResult DescStoreOp::verify() {
+  RankedTensorType block = getDesc().getType().getBlockType();
+  if (static_cast<int64_t>(getOffsets().size()) != block.getRank()) return emitOpError("needs one offset per dimension");
+  if (getValue().getType() != block) return emitOpError("stored value must have the block type ") << block;
+  return success();
+}
+
 }  // namespace tle::ir

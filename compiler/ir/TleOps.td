@@ -326,4 +326,93 @@ def Tle_BarrierOp : Tle_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "attr-dict";
 }
 
+// ---- scans -------------------------------------------------------------------------------
+def Tle_ScanOp : Tle_Op<"scan", [Pure, SingleBlock]> {
+  let summary = "inclusive scan of tensors along one axis with a combine region";
+  let description = [{
+    Like tle.reduce, the region takes 2N scalars (N accumulated values, then N new values)
+    and yields N with tle.scan.return. Each result has its operand's type: element i holds
+    the combination of elements 0..i along `axis` (i..end when `reverse`).
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = "`(` $srcs `)` attr-dict `:` functional-type($srcs, results) $combineOp";
+  let hasVerifier = 1;
+}
+
+def Tle_ScanReturnOp : Tle_Op<"scan.return", [Pure, Terminator, HasParent<"ScanOp">]> {
+  let summary = "the combined values of a tle.scan step";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+// ---- joining, splitting and gathering ------------------------------------------------------
+def Tle_JoinOp : Tle_Op<"join", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "stack two same-typed tensors along a new minor dimension of size 2";
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_SplitOp : Tle_Op<"split", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "the two halves of a tensor whose minor dimension has size 2 (the inverse of join)";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyType:$lhs, AnyType:$rhs);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($lhs)";
+  let hasVerifier = 1;
+}
+
+def Tle_GatherOp : Tle_Op<"gather", [Pure]> {
+  let summary = "result[i...] = src[i... with index[i...] along `axis`]";
+  let arguments = (ins AnyRankedTensor:$src, RankedTensorOf<[AnySignlessInteger]>:$indices, I32Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src `[` $indices `]` attr-dict `:` type($src) `,` type($indices) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- debugging ------------------------------------------------------------------------------
+def Tle_PrintOp : Tle_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print `prefix` and the operands from the device (tl.device_print)";
+  let description = [{
+    `isSigned` has one entry per operand (1 for signed integers), since integer types are
+    signless; `hex` prints integers in hexadecimal.
+  }];
+  let arguments = (ins StrAttr:$prefix, UnitAttr:$hex, Variadic<AnyType>:$args, DenseI32ArrayAttr:$isSigned);
+  let assemblyFormat = "$prefix (`(` $args^ `:` type($args) `)`)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tle_AssertOp : Tle_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "abort the kernel with `message` where `condition` is false (tl.device_assert)";
+  let arguments = (ins Tle_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+// ---- tensor descriptors ---------------------------------------------------------------------
+def Tle_MakeTensorDescOp : Tle_Op<"make_tensor_desc", [Pure, AttrSizedOperandSegments]> {
+  let summary = "a descriptor of the tensor at `base` with the given shape and strides";
+  let arguments = (ins Tle_AnyPtr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+                       DefaultValuedStrAttr<StrAttr, "zero">:$padding);
+  let results = (outs Tle_TensorDesc:$result);
+  let assemblyFormat = "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_DescLoadOp : Tle_Op<"desc_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "load the block at element `offsets` through a descriptor (out of bounds reads zero)";
+  let arguments = (ins Tle_TensorDesc:$desc, Variadic<I32>:$offsets);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$desc `[` $offsets `]` attr-dict `:` type($desc) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_DescStoreOp : Tle_Op<"desc_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store a block at element `offsets` through a descriptor (out of bounds is skipped)";
+  let arguments = (ins Tle_TensorDesc:$desc, Variadic<I32>:$offsets, AnyRankedTensor:$value);
+  let assemblyFormat = "$desc `[` $offsets `]` `,` $value attr-dict `:` type($desc) `,` type($value)";
+  let hasVerifier = 1;
+}
+
 #endif

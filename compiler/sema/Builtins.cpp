@@ -18,12 +18,16 @@ namespace {
 // Builtins tlec knows but does not lower yet: calling one is a "not implemented"
 // error rather than an unknown name.
 const std::set<std::string> kPlannedTl = {
-    "dot_scaled", "cumsum", "cumprod", "associative_scan", "split", "join", "gather",
-    "device_print", "device_assert", "static_print",
-    "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "histogram", "sort", "flip",
-    "interleave", "clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "randint", "rand", "randn",
-    "inline_asm_elementwise", "ravel", "swizzle2d", "cast", "pow", "log1p", "tensor", "pointer_type",
-    "topk", "bitcast", "condition", "map_elementwise", "extra"};
+    "dot_scaled", "histogram", "sort", "flip", "randint", "rand", "randn", "inline_asm_elementwise", "swizzle2d",
+    "pointer_type", "topk", "condition", "map_elementwise", "extra"};
+
+// Implemented in their own files; also callable as methods of a block (x.cumsum(0), ...).
+const std::set<std::string> kScans = {"cumsum", "cumprod", "associative_scan"};
+const std::set<std::string> kSplitJoin = {"split", "join", "interleave", "ravel", "gather"};
+const std::set<std::string> kMathExtras = {"clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "pow", "log1p", "cast",
+                                           "bitcast"};
+const std::set<std::string> kDebugging = {"device_print", "device_assert", "static_print"};
+const std::set<std::string> kDescriptors = {"make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"};
 
 const std::set<std::string> kPlannedTle = {
     "pipeline_group", "reshard", "remote", "distributed_barrier", "distributed_dot", "call", "jit",
@@ -40,17 +44,10 @@ const std::set<std::string> kMathUnary = {"exp", "exp2", "log", "log2", "sqrt", 
 
 std::string memberName(const std::string &qualified) { return qualified.substr(qualified.rfind('.') + 1); }
 
-struct ParamSpec {
-  const char *name;
-  bool required;
-};
-
 }  // namespace
 
-// Binds call arguments to a builtin's parameters, Python style.
-static std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const std::string &fn,
-                                                  const std::vector<ParamSpec> &params, CallArgs &args, SourceRange at,
-                                                  std::vector<SourceRange> *ranges = nullptr) {
+std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const std::string &fn, const std::vector<ParamSpec> &params,
+                                           CallArgs &args, SourceRange at, std::vector<SourceRange> *ranges) {
   std::vector<std::optional<Value>> out(params.size());
   std::vector<SourceRange> where(params.size(), at);
   if (args.positional.size() > params.size())
@@ -586,7 +583,9 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
         "minimum", "fma", "static_assert", "static_range", "range", "constexpr", "multiple_of", "max_contiguous",
         "max_constancy", "broadcast_to", "expand_dims", "cdiv", "assume"};
     if (kImplemented.count(attr) || kMathUnary.count(attr) || kReductions.count(attr) || kShapeOps.count(attr) ||
-        kAtomics.count(attr) || attr == "dot" || attr == "debug_barrier" || attr == "make_block_ptr" || attr == "advance")
+        kAtomics.count(attr) || attr == "dot" || attr == "debug_barrier" || attr == "make_block_ptr" || attr == "advance" ||
+        kScans.count(attr) || kSplitJoin.count(attr) || kMathExtras.count(attr) || kDebugging.count(attr) ||
+        kDescriptors.count(attr) || attr == "tensor_descriptor" || attr == "tensor")
       return Value::ofBuiltin("triton.language." + attr);
     if (kPlannedTl.count(attr)) return Value::ofBuiltin("planned:tl." + attr);
   } else if (m == "tle") {
@@ -632,6 +631,18 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
 }
 
 Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &attr, SourceRange at) {
+  if (v.type.isTensorDesc) {
+    if (attr == "load" || attr == "store") return Value::ofBuiltin("desc." + attr, {v});
+    if (attr == "dtype") return Value::ofDType(v.type.dtype);
+    if (attr == "block_shape") {
+      std::vector<Value> dims;
+      for (int64_t d : v.type.blockShape) dims.push_back(Value::ofInt(d));
+      return Value::ofTuple(std::move(dims));
+    }
+    if (attr == "gather" || attr == "scatter" || attr.rfind("atomic_", 0) == 0 || attr == "shape" || attr == "strides")
+      return Value::ofBuiltin("planned:tensor descriptor ." + attr, {v});
+    fail(at, DiagId::UnknownAttribute, withArticle(v.type.str()) + " has no attribute '" + attr + "'");
+  }
   // `ptr.type` is pointer_type(dtype), whose element_ty is the dtype; for scalars it is the dtype.
   if (attr == "dtype" || (attr == "type" && !v.type.isBlock())) {
     Value d = Value::ofDType(v.type.dtype);
@@ -650,6 +661,9 @@ Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &at
     return callBuiltin(Value::ofBuiltin("method.trans", {v}), none, at);
   }
   if (attr == "extract_tile" || attr == "insert_tile") return Value::ofBuiltin("tle." + attr, {v});
+  if (kScans.count(attr) || kSplitJoin.count(attr) || attr == "sigmoid" || attr == "softmax" || attr == "clamp" ||
+      attr == "cast" || attr == "log1p")
+    return Value::ofBuiltin("method." + attr, {v});
   if (kPlannedTl.count(attr))
     return Value::ofBuiltin("planned:method " + attr, {v});
   fail(at, DiagId::UnknownAttribute, "" + withArticle(v.type.str()) + " has no attribute '" + attr + "'");
@@ -740,7 +754,10 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
                    (t == "float" && o.kind == Value::Kind::Float) || (t == "bool" && o.kind == Value::Kind::Bool) ||
                    (t == "str" && o.kind == Value::Kind::Str) ||
                    ((t == "tuple" || t == "list") && o.kind == Value::Kind::Tuple) ||
-                   (t == "triton.language.constexpr" && !o.isRuntime());
+                   (t == "triton.language.constexpr" && !o.isRuntime()) ||
+                   (t == "triton.language.tensor_descriptor" && o.isRuntime() && o.type.isTensorDesc) ||
+                   (t == "triton.language.tensor" && o.isRuntime() && !o.type.isTensorDesc && !o.type.isBlockPtr &&
+                    !o.type.isBuffer);
       if (match) return Value::ofBool(true);
     }
     return Value::ofBool(false);
@@ -754,7 +771,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
            : q == "is_fp16" ? d == DType::FP16 : q == "is_fp32" ? d == DType::FP32 : d == DType::FP64;
     return Value::ofBool(r);
   }
-  if (name == "print") fail(at, DiagId::NotImplemented, "print (tl.device_print) is not implemented yet in tlec's lowering");
+  if (name == "print") return debugging(name, args, at);
   if (name == "tuple" || name == "list" || name == "str")
     fail(at, DiagId::NotImplemented, name + "() is not supported in kernels yet");
 
@@ -890,6 +907,17 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     bool bitcast = a[3] && truthy(*a[3], at);
     return cast(*a[0], d, at, bitcast);
   }
+
+  // ---- scans, joins and splits, more element-wise functions, printing, descriptors ----
+  bool tlOrMethod = name.rfind("triton.language.", 0) == 0 || name.rfind("method.", 0) == 0;
+  if (tlOrMethod && kScans.count(member)) return scanBuiltin(member, args, at);
+  if (tlOrMethod && kSplitJoin.count(member)) return splitJoin(member, args, at);
+  if (tlOrMethod && kMathExtras.count(member)) return mathExtra(member, args, at);
+  if (tlOrMethod && kDebugging.count(member)) return debugging(name, args, at);
+  if ((tlOrMethod && kDescriptors.count(member)) || name == "desc.load" || name == "desc.store")
+    return tensorDescriptor(member, args, at);
+  if (name == "triton.language.tensor_descriptor" || name == "triton.language.tensor")
+    fail(at, DiagId::UnsupportedInKernel, "tl." + member + " is a type: use it with isinstance(), or create values with the tl functions");
 
   // ---- Triton-distributed ----
   if (name.rfind("dist.", 0) == 0) return tritonDist(member, args, at);
@@ -1371,14 +1399,8 @@ Value FunctionLowering::reduction(const std::string &member, CallArgs &args, Sou
     auto a = bindArgs(*this, "tl.reduce", {{"input", true}, {"axis", true}, {"combine_fn", true}, {"keep_dims", false}}, args, at, &where);
     std::vector<Value> inputs = a[0]->kind == Value::Kind::Tuple ? a[0]->elements : std::vector<Value>{*a[0]};
     const Value &fn = *a[2];
-    if (fn.kind != Value::Kind::Function || !isJitFunction(*fn.function))
-      fail(where[2], DiagId::TypeMismatch, "tl.reduce's combine_fn must be a @triton.jit function, got " + fn.describe());
     Combine combine = [&](const std::vector<Value> &acc, const std::vector<Value> &next) {
-      CallArgs inner;
-      for (const Value &v : acc) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
-      for (const Value &v : next) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
-      Value r = callJit(fn, inner, at);
-      return r.kind == Value::Kind::Tuple ? r.elements : std::vector<Value>{r};
+      return callCombine(fn, acc, next, where[2]);
     };
     bool keep = a[3] && truthy(*a[3], at);
     std::vector<Value> r = reduce(inputs, axisOf(a[1]), keep, combine, at);

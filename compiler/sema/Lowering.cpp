@@ -271,8 +271,17 @@ void FunctionLowering::stmt(const Stmt &s) {
   case Stmt::Kind::Assert: {
     const auto &a = static_cast<const Assert &>(s);
     Value v = expr(*a.test);
-    if (v.isRuntime())
-      fail(a.test->range, DiagId::NotImplemented, "runtime 'assert' (tl.device_assert) is not implemented yet in the lowering");
+    if (v.isRuntime()) {  // a device-side check, as Triton's tl.device_assert
+      std::string msg;
+      if (a.msg) {
+        Value m = expr(*a.msg);
+        if (m.kind != Value::Kind::Str)
+          fail(a.msg->range, DiagId::TypeMismatch, "the message of a runtime 'assert' must be a string, got " + m.describe());
+        msg = m.text;
+      }
+      deviceAssert(v, msg, std::nullopt, a.test->range);
+      return;
+    }
     if (!truthy(v, a.test->range)) {
       std::string msg = "assertion failed";
       if (a.msg) {

@@ -44,6 +44,19 @@ struct CallArgs {
   std::vector<SourceRange> keywordRanges;
 };
 
+// One parameter of a builtin: its keyword name and whether it must be given.
+struct ParamSpec {
+  const char *name;
+  bool required;
+};
+
+class FunctionLowering;
+
+// Binds call arguments to a builtin's parameters, Python style; `ranges` receives where
+// each argument was written (the call for absent ones).
+std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const std::string &fn, const std::vector<ParamSpec> &params,
+                                           CallArgs &args, SourceRange at, std::vector<SourceRange> *ranges = nullptr);
+
 class FunctionLowering {
 public:
   FunctionLowering(ModuleScope &module, mlir::OpBuilder &builder, DiagnosticEngine &diags)
@@ -100,6 +113,21 @@ public:
   std::vector<int64_t> shapeArgAny(const Value &v, SourceRange at);
   std::vector<int32_t> boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at);
   std::optional<Value> maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape, SourceRange at);
+
+  // Inclusive scans along `axis` (Scans.cpp): one result per input, each of its input's type.
+  std::vector<Value> scan(std::vector<Value> inputs, int64_t axis, bool reverse, const Combine &combine, SourceRange at);
+  Value scanBuiltin(const std::string &member, CallArgs &args, SourceRange at);
+  // tl.split / join / interleave / ravel / gather (SplitJoin.cpp).
+  Value splitJoin(const std::string &member, CallArgs &args, SourceRange at);
+  // tl.clamp / sigmoid / softmax / fdiv / div_rn / umulhi / pow / log1p / cast (MathExtras.cpp).
+  Value mathExtra(const std::string &member, CallArgs &args, SourceRange at);
+  // tl.device_print / print / device_assert / static_print / runtime assert (Debugging.cpp).
+  Value debugging(const std::string &name, CallArgs &args, SourceRange at);
+  void deviceAssert(const Value &cond, const std::string &message, const std::optional<Value> &mask, SourceRange at);
+  // tl.make_tensor_descriptor and descriptor loads and stores (TensorDescriptors.cpp).
+  Value tensorDescriptor(const std::string &member, CallArgs &args, SourceRange at);
+  // A user combine function (a @jit function) called on scalars.
+  std::vector<Value> callCombine(const Value &fn, const std::vector<Value> &acc, const std::vector<Value> &next, SourceRange at);
 
   // ---- builtins (Builtins.cpp) ----
   Value callBuiltin(const Value &fn, CallArgs &args, SourceRange at);

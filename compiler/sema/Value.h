@@ -30,6 +30,9 @@ struct TType {
   // An on-chip buffer (tle.gpu.alloc) of `blockShape` elements of `dtype` in `space`.
   bool isBuffer = false;
   std::string space;
+  // A tensor descriptor (tl.make_tensor_descriptor): a scalar handle read and written in
+  // blocks of `blockShape` elements of `dtype`.
+  bool isTensorDesc = false;
 
   bool isBlock() const { return !shape.empty(); }
   TType scalar() const {
@@ -48,13 +51,15 @@ struct TType {
     t.isPointer = false;
     t.isBlockPtr = false;
     t.isBuffer = false;
+    t.isTensorDesc = false;
     t.space.clear();
     t.blockShape.clear();
     return t;
   }
   bool operator==(const TType &o) const {
     return dtype == o.dtype && isPointer == o.isPointer && addressSpace == o.addressSpace && shape == o.shape &&
-           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape && isBuffer == o.isBuffer && space == o.space;
+           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape && isBuffer == o.isBuffer && space == o.space &&
+           isTensorDesc == o.isTensorDesc;
   }
   bool operator!=(const TType &o) const { return !(*this == o); }
   // "fp32", "pointer<fp16>", "block[64, 32] of fp32"

@@ -98,3 +98,64 @@ func.func @atomic_kind(%p: !tle.ptr<i32>, %v: i32) {
   %r = tle.atomic_rmw "nand" %p, %v {scope = "gpu", sem = "acq_rel"} : !tle.ptr<i32>, i32 -> i32
   return
 }
+
+// -----
+
+func.func @scan_result_type(%x: tensor<16xf32>) {
+  // expected-error @+1 {{each result must have its operand's type}}
+  %s = tle.scan(%x) {axis = 0 : i32, reverse = false} : (tensor<16xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tle.scan.return %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @split_not_two(%x: tensor<16x4xf32>) {
+  // expected-error @+1 {{the operand's minor dimension must have size 2}}
+  %l, %r = tle.split %x : tensor<16x4xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @join_result(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result must be the operand type with a minor dimension of 2}}
+  %j = tle.join %x, %x : tensor<16xf32> -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_dims(%x: tensor<4x8xf32>, %i: tensor<2x2xi32>) {
+  // expected-error @+1 {{indices dimension 1 must equal the source's}}
+  %g = tle.gather %x[%i] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x2xi32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @print_signedness(%x: i32) {
+  // expected-error @+1 {{needs one isSigned entry per operand}}
+  tle.print "x"(%x : i32) {isSigned = array<i32>}
+  return
+}
+
+// -----
+
+func.func @desc_offsets(%base: !tle.ptr<f16>, %n: i32, %s: i64) {
+  %d = tle.make_tensor_desc %base, [%n, %n], [%s, %s] : !tle.ptr<f16> -> !tle.tensor_desc<tensor<64x64xf16>>
+  // expected-error @+1 {{needs one offset per dimension}}
+  %v = tle.desc_load %d[%n] : !tle.tensor_desc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @desc_pointee(%base: !tle.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{the block's element type must be the base pointer's pointee type}}
+  %d = tle.make_tensor_desc %base, [%n], [%s] : !tle.ptr<f32> -> !tle.tensor_desc<tensor<64xf16>>
+  return
+}
