@@ -305,11 +305,12 @@ LogicalResult AllocOp::verify() {
 
 LogicalResult LocalPtrOp::verify() {
   BufferType buf = getBuffer().getType();
-  if (buf.getSpace() != "smem") return emitOpError("needs a shared-memory buffer");
+  if (buf.getSpace() != "smem" && buf.getSpace() != "dsmem") return emitOpError("needs a shared-memory buffer");
   RankedTensorType block = buf.getBlockType();
   auto ptr = dyn_cast<PointerType>(elementTypeOf(getType()));
-  if (!ptr || ptr.getPointeeType() != block.getElementType() || ptr.getAddressSpace() != 3)
-    return emitOpError("result must be shared-memory pointers (address space 3) to the buffer's element type");
+  int addressSpace = buf.getSpace() == "smem" ? 3 : 7;
+  if (!ptr || ptr.getPointeeType() != block.getElementType() || ptr.getAddressSpace() != addressSpace)
+    return emitOpError("result must be shared-memory pointers (address space 3, 7 for a remote buffer) to the buffer's element type");
   if (getIndices().empty()) {
     if (shapeOf(getType()) != block.getShape()) return emitOpError("without indices the result has the buffer's shape");
     return success();
@@ -477,6 +478,47 @@ LogicalResult DescStoreOp::verify() {
   RankedTensorType block = getDesc().getType().getBlockType();
   if (static_cast<int64_t>(getOffsets().size()) != block.getRank()) return emitOpError("needs one offset per dimension");
   if (getValue().getType() != block) return emitOpError("stored value must have the block type ") << block;
+  return success();
+}
+
+LogicalResult RemoteOp::verify() {
+  Type src = getSrc().getType(), dst = getType();
+  if (getSpace() == "cluster") {
+    if (auto buf = dyn_cast<BufferType>(src)) {
+      auto out = dyn_cast<BufferType>(dst);
+      if (buf.getSpace() != "smem") return emitOpError("a remote buffer must be made from a shared-memory buffer");
+      if (!out || out.getSpace() != "dsmem" || out.getBlockType() != buf.getBlockType())
+        return emitOpError("result must be a \"dsmem\" buffer of the operand's shape and element type");
+      return success();
+    }
+    auto ptr = dyn_cast<PointerType>(elementTypeOf(src));
+    auto out = dyn_cast<PointerType>(elementTypeOf(dst));
+    if (!ptr || ptr.getAddressSpace() != 3) return emitOpError("cluster remote access needs a shared-memory buffer or pointers (address space 3)");
+    if (!out || out.getAddressSpace() != 7 || out.getPointeeType() != ptr.getPointeeType() || shapeOf(src) != shapeOf(dst))
+      return emitOpError("result must be the operand's pointers in address space 7");
+    return success();
+  }
+  if (getSpace() == "device") {
+    auto ptr = dyn_cast<PointerType>(elementTypeOf(src));
+    if (!ptr || ptr.getAddressSpace() != 1) return emitOpError("device remote access needs global pointers");
+    if (dst != src) return emitOpError("result must have the operand's type");
+    return success();
+  }
+  return emitOpError("space must be 'cluster' or 'device'");
+}
+
+LogicalResult DistributedBarrierOp::verify() {
+  StringRef kind = getKind();
+  if (!llvm::is_contained({"cluster", "submesh", "grid", "device"}, kind))
+    return emitOpError("kind must be 'cluster', 'submesh', 'grid' or 'device'");
+  SmallVector<bool> seen(getShape().size(), false);
+  for (int64_t a : getAxes()) {
+    if (a < 0 || a >= static_cast<int64_t>(getShape().size()) || seen[a]) return emitOpError("axes must be distinct dimensions of the shape");
+    seen[a] = true;
+  }
+  for (int64_t d : getShape())
+    if (d <= 0) return emitOpError("shape entries must be positive");
+  if (kind == "submesh" && getAxes().empty()) return emitOpError("a sub-mesh barrier needs its axes");
   return success();
 }
 

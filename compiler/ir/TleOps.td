@@ -415,4 +415,32 @@ def Tle_DescStoreOp : Tle_Op<"desc_store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+// ---- TLE distributed: remote access and barriers ----------------------------------------
+def Tle_RemoteOp : Tle_Op<"remote", [Pure]> {
+  let summary = "the same buffer or pointers on another shard (tle.remote)";
+  let description = [{
+    space "cluster": a shared-memory buffer becomes a "dsmem" buffer (addressed with
+    tle.local_ptr as address space 7), shared-memory pointers (address space 3) become
+    distributed-shared-memory pointers (address space 7) of block `shard` of the cluster.
+    space "device": global pointers of a symmetric allocation become the same allocation on
+    rank `shard`.
+  }];
+  let arguments = (ins AnyType:$src, I32:$shard, StrAttr:$space);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$src `,` $shard attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "synchronize the shards of a (sub-)mesh";
+  let description = [{
+    `kind` is "cluster" (the blocks of a thread-block cluster), "submesh" (the blocks along
+    `axes` of the launch mesh `shape`), "grid" (every block of the launch: a cooperative
+    launch) or "device" (every block on every GPU of the mesh). `axes` index `shape`.
+  }];
+  let arguments = (ins StrAttr:$kind, DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$axes);
+  let assemblyFormat = "$kind attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif

@@ -30,7 +30,7 @@ const std::set<std::string> kDebugging = {"device_print", "device_assert", "stat
 const std::set<std::string> kDescriptors = {"make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"};
 
 const std::set<std::string> kPlannedTle = {
-    "pipeline_group", "reshard", "remote", "distributed_barrier", "distributed_dot", "call", "jit",
+    "pipeline_group", "reshard", "distributed_dot", "call", "jit",
     "hardware_constraint", "gpu", "dsa", "raw", "pipe"};
 
 // Lowered here; also callable as methods of a block (x.sum(axis=0), x.to(tl.float16), ...).
@@ -113,10 +113,12 @@ static int64_t sharedMemoryLimit(const std::string &target) {
 Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &fn) {
+  auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &fn, bool remoteOk = false) {
     if (!v.isRuntime() || !v.type.isBuffer)
       fail(r, DiagId::TypeMismatch, fn + " needs a buffer from tle.gpu.alloc, got " +
                                         withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+    if (v.type.space == "dsmem" && !remoteOk)
+      fail(r, DiagId::TypeMismatch, fn + " needs a local buffer; address a remote buffer with tle.gpu.local_ptr");
   };
   if (member == "alloc") {
     auto a = bindArgs(*this, "tle.gpu.alloc", {{"shape", true}, {"dtype", true}, {"layout", false}, {"scope", false}, {"nv_mma_shared_layout", false}},
@@ -155,9 +157,9 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
   }
   if (member == "local_ptr") {
     auto a = bindArgs(*this, "tle.gpu.local_ptr", {{"buffer", true}, {"indices", false}}, args, at, &where);
-    requireBuffer(*a[0], where[0], "tle.gpu.local_ptr");
+    requireBuffer(*a[0], where[0], "tle.gpu.local_ptr", /*remoteOk=*/true);
     const TType &buf = a[0]->type;
-    if (buf.space != "smem")
+    if (buf.space != "smem" && buf.space != "dsmem")
       fail(where[0], DiagId::TypeMismatch, "tle.gpu.local_ptr needs a shared-memory buffer, got " + withArticle(buf.str()));
     std::vector<mlir::Value> indices;
     std::vector<int64_t> shape = buf.blockShape;
@@ -185,7 +187,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     TType t;
     t.dtype = buf.dtype;
     t.isPointer = true;
-    t.addressSpace = 3;
+    t.addressSpace = buf.space == "dsmem" ? 7 : 3;  // a remote buffer: another block's shared memory
     t.shape = shape;
     auto op = builder_.create<tle::ir::LocalPtrOp>(l, irType(t), a[0]->ir, indices);
     return Value::ofRuntime(op.getResult(), t);
@@ -196,7 +198,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     const Value &global = toLocal ? *a[0] : *a[1];
     const Value &local = toLocal ? *a[1] : *a[0];
     SourceRange gr = toLocal ? where[0] : where[1], lr = toLocal ? where[1] : where[0];
-    if (!local.isRuntime() || !local.type.isBuffer || !global.isRuntime() || !global.type.isPointer ||
+    if (!local.isRuntime() || !local.type.isBuffer || local.type.space != "smem" || !global.isRuntime() || !global.type.isPointer ||
         global.type.addressSpace != 1)
       fail(at, DiagId::TypeMismatch, "tle.gpu.copy copies between global memory (a block of pointers) and a buffer; got " +
                                          withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()) + " and " +
@@ -333,7 +335,7 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
     return v.text.substr(14);
   };
   auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &what) {
-    if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem")
+    if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem" || v.type.space == "dsmem")
       fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " +
                                         withArticle(v.isRuntime() ? v.type.str() : v.describe()));
   };
@@ -593,7 +595,7 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofBuiltin("tle." + attr);
     if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
     if (attr == "device_mesh" || attr == "sharding" || attr == "shard_id" || attr == "S" || attr == "P" ||
-        attr == "make_sharded_tensor")
+        attr == "make_sharded_tensor" || attr == "remote" || attr == "distributed_barrier")
       return Value::ofBuiltin("tle." + attr);
     if (attr == "B") return Value::none();  // "broadcast": replicated along the dimension
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
@@ -671,6 +673,10 @@ Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &at
 
 Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange at) {
   const std::string &name = fn.text;
+  if (name == "planned:tle.reshard" || name == "planned:tle.distributed_dot")
+    fail(at, DiagId::NotImplemented, name.substr(8) + " is not implemented: its semantics are not defined upstream either (FlagTree defers " +
+                                         (name == "planned:tle.reshard" ? "reshard to M4" : "distributed_dot to M5") +
+                                         "); use tle.remote and tle.distributed_barrier");
   if (name.rfind("planned:", 0) == 0)
     fail(at, DiagId::NotImplemented, name.substr(8) + " is not implemented yet in tlec's lowering");
   if (!fn.boundArgs.empty()) {
@@ -935,6 +941,8 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
                                      member == "S" || member == "P"))
     return distributed(name, args, at);
   if (name == "mesh.flatten" || name == "mesh.reshape") return distributed(name, args, at);
+  if (name == "tle.remote") return remote(args, at);
+  if (name == "tle.distributed_barrier") return distributedBarrier(args, at);
 
   // ---- TLE-Struct DSA buffers ----
   if (name.rfind("tle.dsa.", 0) == 0 && name.rfind("tle.dsa.space.", 0) != 0) return dsaStruct(member, args, at);

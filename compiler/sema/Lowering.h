@@ -107,6 +107,12 @@ public:
   Value tileOp(bool extract, CallArgs &args, SourceRange at);
   Value distributed(const std::string &name, CallArgs &args, SourceRange at);
   Value tritonDist(const std::string &member, CallArgs &args, SourceRange at);
+  // The first mesh a kernel uses (shard_id, remote, distributed_barrier) fixes its launch
+  // mesh; later meshes must be views of the same one.
+  // `what` names the mesh in the error ("tle.distributed_barrier's mesh").
+  void noteLaunchMesh(const Value &mesh, SourceRange at, const std::string &what);
+  Value remote(CallArgs &args, SourceRange at);
+  Value distributedBarrier(CallArgs &args, SourceRange at);
   Value meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
   Value dsaStruct(const std::string &member, CallArgs &args, SourceRange at);
@@ -174,7 +180,12 @@ private:
   DiagnosticEngine &diags_;
   std::deque<Frame> frames_;  // a deque: references to a frame survive calls that push more
   std::vector<std::string> evaluatingGlobals_;  // cycle detection for module-level names
+  std::optional<Value> launchMesh_;             // see noteLaunchMesh
+  SourceRange launchMeshAt_;
 };
+
+// True when axis `axis` of a mesh is a node or device level (across GPUs), not a block level.
+bool isDeviceLevel(const Value &mesh, size_t axis);
 
 // True for functions decorated with @triton.jit / @tle.jit (with or without arguments).
 bool isJitFunction(const ast::FunctionDef &fn);

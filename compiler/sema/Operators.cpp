@@ -12,7 +12,7 @@ using namespace ast;
 
 std::string TType::str() const {
   if (isBuffer) {
-    std::string s = (space == "smem" ? std::string("shared-memory") : space) + " buffer[";
+    std::string s = (space == "smem" ? std::string("shared-memory") : space == "dsmem" ? std::string("remote shared-memory") : space) + " buffer[";
     for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
     return s + "] of " + dtypeName(dtype);
   }

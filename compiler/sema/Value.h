@@ -96,6 +96,11 @@ public:
   std::vector<Value> dictKeys;   // Dict
   std::vector<std::string> names;  // Mesh: axis names; Sharding: partial axes
   std::vector<int64_t> dims;       // Mesh: axis sizes
+  std::vector<std::string> levels; // Mesh: the topology level of each axis ("node", "device",
+                                   // "block_cluster", "block"; "" when a reshape lost it)
+  std::vector<std::string> launchNames;  // Mesh: the axes of the mesh it was derived from (the
+  std::vector<int64_t> launchDims;       // launch view, as FlagTree keeps for sub-meshes)
+  std::vector<std::string> launchLevels;
   std::vector<std::vector<std::string>> splits;  // Sharding: axes per tensor dimension
   mlir::Value ir;                // Runtime
   TType type;                    // Runtime

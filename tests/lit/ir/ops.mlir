@@ -92,3 +92,19 @@ func.func @descriptors(%base: !tle.ptr<f16>, %n: i32, %s: i64, %o: i32) {
   tle.desc_store %d[%o, %o], %v : !tle.tensor_desc<tensor<64x64xf16>>, tensor<64x64xf16>
   return
 }
+
+// CHECK-LABEL: func.func @distributed
+func.func @distributed(%g: !tle.ptr<f32>, %s: tensor<16x!tle.ptr<f32, 3>>, %peer: i32) {
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "device"} : !tle.ptr<f32> -> !tle.ptr<f32>
+  %r = tle.remote %g, %peer {space = "device"} : !tle.ptr<f32> -> !tle.ptr<f32>
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : tensor<16x!tle.ptr<f32, 3>> -> tensor<16x!tle.ptr<f32, 7>>
+  %q = tle.remote %s, %peer {space = "cluster"} : tensor<16x!tle.ptr<f32, 3>> -> tensor<16x!tle.ptr<f32, 7>>
+  %b = tle.alloc : !tle.buffer<tensor<16xf32>, "smem">
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : !tle.buffer<tensor<16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "dsmem">
+  %rb = tle.remote %b, %peer {space = "cluster"} : !tle.buffer<tensor<16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "dsmem">
+  // CHECK: tle.local_ptr %{{.*}} : <tensor<16xf32>, "dsmem"> -> tensor<16x!tle.ptr<f32, 7>>
+  %p = tle.local_ptr %rb : !tle.buffer<tensor<16xf32>, "dsmem"> -> tensor<16x!tle.ptr<f32, 7>>
+  // CHECK: tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
+  tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
+  return
+}

@@ -159,3 +159,19 @@ func.func @desc_pointee(%base: !tle.ptr<f32>, %n: i32, %s: i64) {
   %d = tle.make_tensor_desc %base, [%n], [%s] : !tle.ptr<f32> -> !tle.tensor_desc<tensor<64xf16>>
   return
 }
+
+// -----
+
+func.func @remote_space(%g: !tle.ptr<f32>, %peer: i32) {
+  // expected-error @+1 {{cluster remote access needs a shared-memory buffer or pointers (address space 3)}}
+  %r = tle.remote %g, %peer {space = "cluster"} : !tle.ptr<f32> -> !tle.ptr<f32, 7>
+  return
+}
+
+// -----
+
+func.func @barrier_axes() {
+  // expected-error @+1 {{axes must be distinct dimensions of the shape}}
+  tle.distributed_barrier "submesh" {axes = array<i64: 2>, shape = array<i64: 2, 2>}
+  return
+}
