@@ -522,4 +522,19 @@ LogicalResult DistributedBarrierOp::verify() {
   return success();
 }
 
+LogicalResult RawCallOp::verify() {
+  if (!llvm::is_contained({"cuda", "ascendc"}, getLanguage())) return emitOpError("language must be 'cuda' or 'ascendc'");
+  if (!llvm::is_contained({"thread", "warp", "block", "cluster"}, getSyncScope()))
+    return emitOpError("syncScope must be 'thread', 'warp', 'block' or 'cluster'");
+  if (getThreads().empty() || getThreads().size() > 3) return emitOpError("threads has 1 to 3 dimensions");
+  for (int64_t t : getThreads())
+    if (t <= 0) return emitOpError("thread counts must be positive");
+  if (getSpaces().size() != getArgs().size()) return emitOpError("needs one space per argument");
+  SmallVector<Type> blocks;
+  for (Value a : getArgs())
+    if (isa<RankedTensorType>(a.getType())) blocks.push_back(a.getType());
+  if (TypeRange(getResults()) != TypeRange(blocks)) return emitOpError("results must be the block arguments' types, in order");
+  return success();
+}
+
 }  // namespace tle::ir

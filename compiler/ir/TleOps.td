@@ -443,4 +443,21 @@ def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[Mem
   let hasVerifier = 1;
 }
 
+// ---- TLE-Raw ---------------------------------------------------------------------------------
+def Tle_RawCallOp : Tle_Op<"raw_call", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "call a native (CUDA or AscendC) function with the program's threads";
+  let description = [{
+    `code` is the function's source in `language`; `callee` its name. It runs on `threads`
+    threads (one entry per thread dimension) and synchronizes at most within `syncScope`
+    ("thread", "warp", "block" or "cluster"). `spaces` says where each argument is passed
+    ("register", "shared", "global"; "" for the default). The results are the block
+    arguments after the call, in order: the native code may write them.
+  }];
+  let arguments = (ins Variadic<AnyType>:$args, StrAttr:$callee, StrAttr:$language, StrAttr:$code,
+                       DenseI64ArrayAttr:$threads, StrAttr:$syncScope, StrArrayAttr:$spaces);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+  let hasVerifier = 1;
+}
+
 #endif

@@ -30,8 +30,7 @@ const std::set<std::string> kDebugging = {"device_print", "device_assert", "stat
 const std::set<std::string> kDescriptors = {"make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"};
 
 const std::set<std::string> kPlannedTle = {
-    "pipeline_group", "reshard", "distributed_dot", "call", "jit",
-    "hardware_constraint", "gpu", "dsa", "raw", "pipe"};
+    "pipeline_group", "reshard", "distributed_dot", "jit", "gpu", "dsa", "pipe"};
 
 // Lowered here; also callable as methods of a block (x.sum(axis=0), x.to(tl.float16), ...).
 const std::set<std::string> kReductions = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce"};
@@ -595,9 +594,11 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofBuiltin("tle." + attr);
     if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
     if (attr == "device_mesh" || attr == "sharding" || attr == "shard_id" || attr == "S" || attr == "P" ||
-        attr == "make_sharded_tensor" || attr == "remote" || attr == "distributed_barrier")
+        attr == "make_sharded_tensor" || attr == "remote" || attr == "distributed_barrier" || attr == "call")
       return Value::ofBuiltin("tle." + attr);
     if (attr == "B") return Value::none();  // "broadcast": replicated along the dimension
+    if (attr == "raw") return Value::ofModule("tle.raw");
+    if (attr == "hardware_constraint") return Value::ofBuiltin("tle.hardware_constraint");
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
     bool cuda = currentModule().target.rfind("cuda:", 0) == 0;
     if (attr == "gpu" || attr == "dsa") {
@@ -609,6 +610,8 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofModule("tle." + attr);
     }
     if (kPlannedTle.count(attr)) return Value::ofBuiltin("planned:tle." + attr);
+  } else if (m == "tle.raw") {
+    if (attr == "language" || attr == "call_smem") return Value::ofBuiltin("tle.raw." + attr);
   } else if (m == "tle.gpu" || m == "tle.gpu.storage_kind") {
     if (attr == "smem" || attr == "tmem") return Value::ofBuiltin("tle.gpu.storage." + attr);
     if (m == "tle.gpu" && attr == "storage_kind") return Value::ofModule("tle.gpu.storage_kind");
@@ -942,6 +945,9 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     return distributed(name, args, at);
   if (name == "mesh.flatten" || name == "mesh.reshape") return distributed(name, args, at);
   if (name == "tle.remote") return remote(args, at);
+  if (name == "tle.raw.language" || name == "tle.hardware_constraint")
+    fail(at, DiagId::UnsupportedInKernel, name + " is a decorator of raw functions, not something to call in a kernel");
+  if (name == "tle.raw.call_smem") fail(at, DiagId::NotImplemented, "tle.raw.call_smem is not implemented; use tle.call");
   if (name == "tle.distributed_barrier") return distributedBarrier(args, at);
 
   // ---- TLE-Struct DSA buffers ----

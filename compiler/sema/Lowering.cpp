@@ -757,8 +757,34 @@ Value FunctionLowering::call(const Call &c) {
     args.keywords.emplace_back(k.arg, expr(*k.value));
     args.keywordRanges.push_back(k.range);
   }
+  if (fn.kind == Value::Kind::Builtin && fn.text == "tle.call") {
+    // Block arguments are in-out: a name passed to the raw function is rebound to its
+    // value after the call (the native code may have written it).
+    std::vector<std::pair<const Expr *, Value>> passed;  // each argument as written, with its value
+    for (size_t i = 1; i < c.args.size() && i < args.positional.size(); ++i) passed.push_back({c.args[i].get(), args.positional[i]});
+    for (size_t k = 0; k < c.keywords.size() && k < args.keywords.size(); ++k) {
+      const Value &list = args.keywords[k].second;
+      const ExprList *elts = nullptr;
+      if (auto *l = dyn_cast<List>(c.keywords[k].value.get())) elts = &l->elts;
+      if (auto *t = dyn_cast<Tuple>(c.keywords[k].value.get())) elts = &t->elts;
+      if (c.keywords[k].arg == "args" && elts && list.kind == Value::Kind::Tuple && list.elements.size() == elts->size())
+        for (size_t i = 0; i < elts->size(); ++i) passed.push_back({(*elts)[i].get(), list.elements[i]});
+    }
+    Value results = rawCall(args, c.range);
+    size_t next = 0;
+    for (const auto &[e, v] : passed) {
+      if (!v.isRuntime() || !v.type.isBlock()) continue;
+      if (next >= results.elements.size()) break;
+      if (auto *n = dyn_cast<Name>(e)) frames_.back().locals[n->id] = results.elements[next];
+      ++next;
+    }
+    return results.elements.size() == 1 ? results.elements[0] : results;
+  }
   switch (fn.kind) {
   case Value::Kind::Function:
+    if (isRawFunction(*fn.function))
+      fail(c.func->range, DiagId::NotJitFunction,
+           "'" + fn.function->name + "' is a raw function; call it with tle.call(" + fn.function->name + ", ...)");
     if (!isJitFunction(*fn.function))
       fail(c.func->range, DiagId::NotJitFunction,
            "'" + fn.function->name + "' is not a @triton.jit function; kernels can only call @jit functions");
@@ -879,9 +905,9 @@ Value FunctionLowering::expr(const Expr &e) {
     v.kind = Value::Kind::Dict;
     for (size_t i = 0; i < d.values.size(); ++i) {
       if (!d.keys[i]) fail(d.values[i]->range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernels");
+      // A compile-time container; keys may be runtime values (tle.call's layout={x: ...}),
+      // which match by identity.
       Value key = expr(*d.keys[i]), value = expr(*d.values[i]);
-      if (key.isRuntime() || value.isRuntime())
-        fail(d.keys[i]->range, DiagId::NotConstexpr, "dict keys and values in a kernel must be compile-time values");
       v.dictKeys.push_back(key);
       v.elements.push_back(value);
     }

@@ -31,6 +31,7 @@ struct ModuleScope {
   FileId file = kNoFile;
   std::string fileName;
   std::string target = "cuda:sm_90a";  // decides which TLE-Struct tier is available
+  unsigned numWarps = 4;               // the program's threads are numWarps * 32 (TLE-Raw calls)
   // Imported modules that are not .tle files (host libraries such as torch, or a
   // misspelt module): why a kernel cannot use them, with the paths searched.
   std::map<std::string, std::string> unresolvedImports;
@@ -112,6 +113,8 @@ public:
   // `what` names the mesh in the error ("tle.distributed_barrier's mesh").
   void noteLaunchMesh(const Value &mesh, SourceRange at, const std::string &what);
   Value remote(CallArgs &args, SourceRange at);
+  // tle.call of a raw function (RawCalls.cpp): a tuple of the block arguments after the call.
+  Value rawCall(CallArgs &args, SourceRange at);
   Value distributedBarrier(CallArgs &args, SourceRange at);
   Value meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
@@ -181,11 +184,15 @@ private:
   std::deque<Frame> frames_;  // a deque: references to a frame survive calls that push more
   std::vector<std::string> evaluatingGlobals_;  // cycle detection for module-level names
   std::optional<Value> launchMesh_;             // see noteLaunchMesh
+  bool insideWarpPartition_ = false;            // lowering a tle.gpu.warp_specialize partition
   SourceRange launchMeshAt_;
 };
 
 // True when axis `axis` of a mesh is a node or device level (across GPUs), not a block level.
 bool isDeviceLevel(const Value &mesh, size_t axis);
+
+// True for functions decorated with @tle.raw.language(...) (or FlagTree's @dialect(...)).
+bool isRawFunction(const ast::FunctionDef &fn);
 
 // True for functions decorated with @triton.jit / @tle.jit (with or without arguments).
 bool isJitFunction(const ast::FunctionDef &fn);

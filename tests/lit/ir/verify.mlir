@@ -175,3 +175,11 @@ func.func @barrier_axes() {
   tle.distributed_barrier "submesh" {axes = array<i64: 2>, shape = array<i64: 2, 2>}
   return
 }
+
+// -----
+
+func.func @raw_call_results(%x: tensor<16xf32>) {
+  // expected-error @+1 {{results must be the block arguments' types, in order}}
+  %r = tle.raw_call "f"(%x) {code = "", language = "cuda", spaces = [""], syncScope = "block", threads = array<i64: 32>} : (tensor<16xf32>) -> tensor<8xf32>
+  return
+}
