@@ -345,6 +345,14 @@ LogicalResult LocalLoadOp::verify() {
 }
 
 LogicalResult DsaCopyOp::verify() {
+  auto srcBuf = dyn_cast<BufferType>(getSrc().getType()), dstBuf = dyn_cast<BufferType>(getDst().getType());
+  if (srcBuf && dstBuf) {  // the cube's operand path: L1 -> L0A / L0B
+    if (srcBuf.getSpace() != "L1" || (dstBuf.getSpace() != "L0A" && dstBuf.getSpace() != "L0B"))
+      return emitOpError("copies between buffers only move L1 to L0A or L0B");
+    if (srcBuf.getBlockType() != dstBuf.getBlockType()) return emitOpError("the buffers differ in shape or element type");
+    if (static_cast<int64_t>(getSizes().size()) != srcBuf.getBlockType().getRank()) return emitOpError("needs one size per dimension");
+    return success();
+  }
   bool toLocal = isa<BufferType>(getDst().getType());
   Type global = toLocal ? getSrc().getType() : getDst().getType();
   auto buf = dyn_cast<BufferType>(toLocal ? getDst().getType() : getSrc().getType());
@@ -534,6 +542,31 @@ LogicalResult RawCallOp::verify() {
   for (Value a : getArgs())
     if (isa<RankedTensorType>(a.getType())) blocks.push_back(a.getType());
   if (TypeRange(getResults()) != TypeRange(blocks)) return emitOpError("results must be the block arguments' types, in order");
+  return success();
+}
+
+LogicalResult DsaMatmulOp::verify() {
+  BufferType a = getA().getType(), b = getB().getType(), c = getC().getType();
+  if (a.getSpace() != "L0A" || b.getSpace() != "L0B" || c.getSpace() != "L0C")
+    return emitOpError("operands must be in L0A and L0B and the result in L0C");
+  auto ta = a.getBlockType(), tb = b.getBlockType(), tc = c.getBlockType();
+  if (ta.getRank() != 2 || tb.getRank() != 2 || tc.getRank() != 2) return emitOpError("operands must be 2-D");
+  if (ta.getDimSize(1) != tb.getDimSize(0)) return emitOpError("inner dimensions differ");
+  if (tc.getDimSize(0) != ta.getDimSize(0) || tc.getDimSize(1) != tb.getDimSize(1)) return emitOpError("result shape must be M x N");
+  if (ta.getElementType() != tb.getElementType()) return emitOpError("a and b must have one element type");
+  return success();
+}
+
+LogicalResult DsaSubviewOp::verify() {
+  BufferType src = getSrc().getType(), dst = getType();
+  int64_t rank = src.getBlockType().getRank();
+  if (static_cast<int64_t>(getOffsets().size()) != rank || static_cast<int64_t>(getSizes().size()) != rank ||
+      static_cast<int64_t>(getStrides().size()) != rank)
+    return emitOpError("offsets, sizes and strides must each have ") << rank << " entries";
+  if (dst.getSpace() != src.getSpace() || dst.getBlockType() != RankedTensorType::get(getSizes(), src.getBlockType().getElementType()))
+    return emitOpError("result must be a buffer of `sizes` in the source's space");
+  for (auto [size, stride, dim] : llvm::zip(getSizes(), getStrides(), src.getBlockType().getShape()))
+    if (size < 1 || stride < 1 || (size - 1) * stride >= dim) return emitOpError("sizes and strides must fit in the source");
   return success();
 }
 

@@ -460,4 +460,20 @@ def Tle_RawCallOp : Tle_Op<"raw_call", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+// ---- TLE-Struct DSA cube ----------------------------------------------------------------
+def Tle_DsaMatmulOp : Tle_Op<"dsa_matmul", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "c (L0C) = a (L0A) @ b (L0B), plus c unless `init`: the cube unit's Mmad";
+  let arguments = (ins Tle_Buffer:$a, Tle_Buffer:$b, Tle_Buffer:$c, UnitAttr:$init);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)";
+  let hasVerifier = 1;
+}
+
+def Tle_DsaSubviewOp : Tle_Op<"dsa_subview", [Pure]> {
+  let summary = "a strided window of a local buffer (same memory, no copy)";
+  let arguments = (ins Tle_Buffer:$src, Variadic<I32>:$offsets, DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$strides);
+  let results = (outs Tle_Buffer:$result);
+  let assemblyFormat = "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif

@@ -362,21 +362,34 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
   if (member == "copy") {
     auto a = bindArgs(*this, "tle.dsa.copy", {{"src", true}, {"dst", true}, {"shape", true}}, args, at, &where);
     bool srcBuf = a[0]->isRuntime() && a[0]->type.isBuffer, dstBuf = a[1]->isRuntime() && a[1]->type.isBuffer;
-    if (srcBuf == dstBuf)
-      fail(at, DiagId::TypeMismatch, std::string("tle.dsa.copy copies only between global memory and a local buffer; ") +
-                                         (srcBuf ? "both operands are buffers" : "neither operand is a buffer"));
-    const Value &local = srcBuf ? *a[0] : *a[1];
-    const Value &global = srcBuf ? *a[1] : *a[0];
+    if (!srcBuf && !dstBuf)
+      fail(at, DiagId::TypeMismatch, "tle.dsa.copy copies between global memory and a local buffer, or from L1 to L0A/L0B; "
+                                     "neither operand is a buffer");
+    bool cubeOperand = srcBuf && dstBuf;  // L1 -> L0A / L0B, the cube's operand path (MTE1)
+    if (cubeOperand) {
+      requireBuffer(*a[0], where[0], "the source");
+      requireBuffer(*a[1], where[1], "the destination");
+      const std::string &from = a[0]->type.space, &to = a[1]->type.space;
+      if (from != "L1" || (to != "L0A" && to != "L0B"))
+        fail(at, DiagId::TypeMismatch, "tle.dsa.copy between two buffers only moves L1 to L0A or L0B (the cube's operand path); got " +
+                                           from + " to " + to);
+      if (a[0]->type.blockShape != a[1]->type.blockShape || a[0]->type.dtype != a[1]->type.dtype)
+        fail(at, DiagId::ShapeMismatch, "the buffers (" + a[0]->type.str() + " and " + a[1]->type.str() +
+                                            ") must have one shape and element type");
+    }
+    const Value &local = srcBuf && !cubeOperand ? *a[0] : *a[1];
+    const Value &global = srcBuf && !cubeOperand ? *a[1] : *a[0];
     requireBuffer(local, srcBuf ? where[0] : where[1], "the local operand");
-    if (!global.isRuntime() || !global.type.isPointer)
+    if (cubeOperand) {
+    } else if (!global.isRuntime() || !global.type.isPointer)
       fail(srcBuf ? where[1] : where[0], DiagId::TypeMismatch, "the global operand of tle.dsa.copy must be a block of pointers");
     const std::string &space = local.type.space;
-    if (space == "L0A" || space == "L0B")
+    if (!cubeOperand && (space == "L0A" || space == "L0B"))
       fail(srcBuf ? where[0] : where[1], DiagId::TypeMismatch,
            "global memory cannot be copied to or from " + space + " directly; stage it through an L1 buffer");
-    if (space == "L0C" && !srcBuf)
+    if (!cubeOperand && space == "L0C" && !srcBuf)
       fail(where[1], DiagId::TypeMismatch, "L0C receives cube (matrix) results only; it cannot be loaded from global memory");
-    if (global.type.shape != local.type.blockShape || global.type.dtype != local.type.dtype)
+    if (!cubeOperand && (global.type.shape != local.type.blockShape || global.type.dtype != local.type.dtype))
       fail(at, DiagId::ShapeMismatch, "the pointer block (" + global.type.str() + ") and the buffer (" + local.type.str() +
                                           ") must have one shape and element type");
     std::vector<Value> sizes = a[2]->kind == Value::Kind::Tuple ? a[2]->elements : std::vector<Value>{*a[2]};
@@ -426,6 +439,14 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
     t.blockShape = x.type.shape;
     t.space = space;
     return Value::ofRuntime(builder_.create<tle::ir::ToBufferOp>(l, irType(t), x.ir).getResult(), t);
+  }
+  if (member == "matmul" || member == "subview") return dsaCube(member, args, at);
+  if (member == "hint") {  // `with tle.dsa.hint(inter_no_alias=True):` -- compile-time keywords only
+    if (!args.positional.empty()) fail(args.positionalRanges[0], DiagId::ArgumentMismatch, "tle.dsa.hint takes keyword arguments only");
+    for (size_t k = 0; k < args.keywords.size(); ++k)
+      if (args.keywords[k].second.isRuntime())
+        fail(args.keywordRanges[k], DiagId::NotConstexpr, "keyword arguments to tle.dsa.hint are only supported for constant values");
+    return Value::ofBuiltin("tle.dsa.hint.instance");
   }
   // add / sub / mul / div / max / min: the vector unit works on UB only.
   std::string fn = "tle.dsa." + member;
@@ -621,7 +642,8 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
     return Value::ofBuiltin("planned:" + m + "." + attr);
   } else if (m == "tle.dsa" || m == "tle.dsa.ascend") {
     static const std::set<std::string> kSpaces = {"UB", "L1", "L0A", "L0B", "L0C"};
-    static const std::set<std::string> kDsa = {"alloc", "copy", "to_tensor", "to_buffer", "add", "sub", "mul", "div", "max", "min"};
+    static const std::set<std::string> kDsa = {"alloc", "copy", "to_tensor", "to_buffer", "add", "sub", "mul", "div", "max", "min",
+                                               "matmul", "subview", "hint"};
     if (m == "tle.dsa" && attr == "ascend") return Value::ofModule("tle.dsa.ascend");
     if (m == "tle.dsa.ascend" && kSpaces.count(attr)) return Value::ofBuiltin("tle.dsa.space." + attr);
     if (m == "tle.dsa" && kDsa.count(attr)) return Value::ofBuiltin("tle.dsa." + attr);

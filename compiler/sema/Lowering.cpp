@@ -261,9 +261,9 @@ void FunctionLowering::stmt(const Stmt &s) {
     const auto &w = static_cast<const With &>(s);
     for (const WithItem &item : w.items) {
       Value ctx = expr(*item.contextExpr);
-      if (ctx.kind != Value::Kind::Builtin || ctx.text != "tle.pipeline_group.instance")
+      if (ctx.kind != Value::Kind::Builtin || (ctx.text != "tle.pipeline_group.instance" && ctx.text != "tle.dsa.hint.instance"))
         fail(item.contextExpr->range, DiagId::UnsupportedInKernel,
-             "only 'with tle.pipeline_group(...)' is supported in a kernel, not " + ctx.describe());
+             "only 'with tle.pipeline_group(...)' and 'with tle.dsa.hint(...)' are supported in a kernel, not " + ctx.describe());
     }
     block(w.body);
     return;

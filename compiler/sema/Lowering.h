@@ -119,6 +119,8 @@ public:
   Value meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
   Value dsaStruct(const std::string &member, CallArgs &args, SourceRange at);
+  // tle.dsa.matmul and tle.dsa.subview (DsaCube.cpp).
+  Value dsaCube(const std::string &member, CallArgs &args, SourceRange at);
   std::vector<int64_t> shapeArgAny(const Value &v, SourceRange at);
   std::vector<int32_t> boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at);
   std::optional<Value> maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape, SourceRange at);

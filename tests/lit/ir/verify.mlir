@@ -183,3 +183,23 @@ func.func @raw_call_results(%x: tensor<16xf32>) {
   %r = tle.raw_call "f"(%x) {code = "", language = "cuda", spaces = [""], syncScope = "block", threads = array<i64: 32>} : (tensor<16xf32>) -> tensor<8xf32>
   return
 }
+
+// -----
+
+func.func @dsa_matmul_spaces() {
+  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, "L1">
+  %b = tle.alloc : !tle.buffer<tensor<16x16xf16>, "L0B">
+  %c = tle.alloc : !tle.buffer<tensor<16x16xf32>, "L0C">
+  // expected-error @+1 {{operands must be in L0A and L0B and the result in L0C}}
+  tle.dsa_matmul %a, %b, %c : !tle.buffer<tensor<16x16xf16>, "L1">, !tle.buffer<tensor<16x16xf16>, "L0B">, !tle.buffer<tensor<16x16xf32>, "L0C">
+  return
+}
+
+// -----
+
+func.func @dsa_subview_fit(%o: i32) {
+  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, "UB">
+  // expected-error @+1 {{sizes and strides must fit in the source}}
+  %v = tle.dsa_subview %a[%o, %o] {sizes = array<i64: 16, 16>, strides = array<i64: 2, 1>} : !tle.buffer<tensor<16x16xf16>, "UB"> -> !tle.buffer<tensor<16x16xf16>, "UB">
+  return
+}
