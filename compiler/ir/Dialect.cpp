@@ -570,4 +570,23 @@ LogicalResult DsaSubviewOp::verify() {
   return success();
 }
 
+LogicalResult WarpSpecializeOp::verify() {
+  size_t workers = getWorkerRegions().size();
+  if (getWorkerNumWarps().size() != workers || getWorkerNumRegs().size() != workers)
+    return emitOpError("needs one warp count and one register count per worker region");
+  for (int32_t w : getWorkerNumWarps())
+    if (w <= 0 || (w & (w - 1)) != 0) return emitOpError("worker warp counts must be powers of two");
+  for (int32_t r : getWorkerNumRegs())
+    if (r < 24 || r > 256 || r % 8 != 0) return emitOpError("worker register counts must be multiples of 8 in 24..256");
+  auto yieldOf = [](Region &r) { return dyn_cast<PartitionYieldOp>(r.front().getTerminator()); };
+  auto defaultYield = yieldOf(getDefaultRegion());
+  if (!defaultYield || TypeRange(defaultYield.getValues()) != getResultTypes())
+    return emitOpError("the default region must yield the op's result types");
+  for (Region &r : getWorkerRegions()) {
+    auto y = yieldOf(r);
+    if (!y || !y.getValues().empty()) return emitOpError("worker regions yield nothing");
+  }
+  return success();
+}
+
 }  // namespace tle::ir

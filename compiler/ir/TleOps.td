@@ -476,4 +476,25 @@ def Tle_DsaSubviewOp : Tle_Op<"dsa_subview", [Pure]> {
   let hasVerifier = 1;
 }
 
+// ---- TLE-Struct GPU warp specialization ------------------------------------------------------
+def Tle_WarpSpecializeOp : Tle_Op<"warp_specialize", [RecursiveMemoryEffects]> {
+  let summary = "run partitions of the program concurrently on separate warp groups";
+  let description = [{
+    The default region runs on the program's warps and yields the op's results; worker
+    region i runs on workerNumWarps[i] warps with at most workerNumRegs[i] registers per
+    thread and yields nothing. Every region ends with tle.partition.yield.
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$workerNumWarps, DenseI32ArrayAttr:$workerNumRegs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$defaultRegion, VariadicRegion<SizedRegion<1>>:$workerRegions);
+  let assemblyFormat = "(`->` type($results)^)? `default` $defaultRegion `workers` $workerRegions attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tle_PartitionYieldOp : Tle_Op<"partition.yield", [Pure, Terminator, HasParent<"WarpSpecializeOp">]> {
+  let summary = "the end of a warp_specialize partition (the default partition's results)";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 #endif

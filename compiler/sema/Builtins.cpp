@@ -236,6 +236,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
       fail(where[1], DiagId::ConstantError, "the memory space must be \"shared_memory\" or \"register\"");
     return *a[0];  // a placement hint for the layout passes
   }
+  if (member == "warp_specialize") return warpSpecialize(args, at);
   fail(at, DiagId::NotImplemented, "tle.gpu." + member + " is not implemented yet in tlec's lowering");
 }
 
@@ -637,7 +638,7 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
     if (attr == "smem" || attr == "tmem") return Value::ofBuiltin("tle.gpu.storage." + attr);
     if (m == "tle.gpu" && attr == "storage_kind") return Value::ofModule("tle.gpu.storage_kind");
     if (m == "tle.gpu" && (attr == "alloc" || attr == "local_ptr" || attr == "copy" || attr == "local_load" ||
-                           attr == "memory_space"))
+                           attr == "memory_space" || attr == "warp_specialize"))
       return Value::ofBuiltin("tle.gpu." + attr);
     return Value::ofBuiltin("planned:" + m + "." + attr);
   } else if (m == "tle.dsa" || m == "tle.dsa.ascend") {
@@ -1417,6 +1418,9 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
   }
   if (member == "debug_barrier") {
     bindArgs(*this, "tl.debug_barrier", {}, args, at);
+    if (insideWarpPartition_)
+      fail(at, DiagId::UnsupportedInKernel, "tl.debug_barrier synchronizes every thread of the block, but a warp-specialized worker "
+                                            "partition runs on part of them: it would never complete");
     builder_.create<tle::ir::BarrierOp>(l);
     return Value::none();
   }

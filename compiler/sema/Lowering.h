@@ -118,6 +118,7 @@ public:
   Value distributedBarrier(CallArgs &args, SourceRange at);
   Value meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
+  Value warpSpecialize(CallArgs &args, SourceRange at);  // WarpSpecialize.cpp
   Value dsaStruct(const std::string &member, CallArgs &args, SourceRange at);
   // tle.dsa.matmul and tle.dsa.subview (DsaCube.cpp).
   Value dsaCube(const std::string &member, CallArgs &args, SourceRange at);
@@ -186,7 +187,8 @@ private:
   std::deque<Frame> frames_;  // a deque: references to a frame survive calls that push more
   std::vector<std::string> evaluatingGlobals_;  // cycle detection for module-level names
   std::optional<Value> launchMesh_;             // see noteLaunchMesh
-  bool insideWarpPartition_ = false;            // lowering a tle.gpu.warp_specialize partition
+  bool insideWarpPartition_ = false;            // lowering a worker partition of tle.gpu.warp_specialize
+  bool inWarpSpecialize_ = false;               // lowering any of its partitions
   SourceRange launchMeshAt_;
 };
 

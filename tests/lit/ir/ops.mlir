@@ -108,3 +108,21 @@ func.func @distributed(%g: !tle.ptr<f32>, %s: tensor<16x!tle.ptr<f32, 3>>, %peer
   tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
   return
 }
+
+// CHECK-LABEL: func.func @warp_specialize
+func.func @warp_specialize(%x: f32) -> f32 {
+  // CHECK: tle.warp_specialize -> f32 default {
+  // CHECK: tle.partition.yield %{{.*}} : f32
+  // CHECK: } workers {
+  // CHECK: tle.partition.yield
+  // CHECK: }, {
+  // CHECK: } {workerNumRegs = array<i32: 40, 24>, workerNumWarps = array<i32: 1, 2>}
+  %r = tle.warp_specialize -> f32 default {
+    tle.partition.yield %x : f32
+  } workers {
+    tle.partition.yield
+  }, {
+    tle.partition.yield
+  } {workerNumRegs = array<i32: 40, 24>, workerNumWarps = array<i32: 1, 2>}
+  return %r : f32
+}

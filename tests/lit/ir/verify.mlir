@@ -203,3 +203,15 @@ func.func @dsa_subview_fit(%o: i32) {
   %v = tle.dsa_subview %a[%o, %o] {sizes = array<i64: 16, 16>, strides = array<i64: 2, 1>} : !tle.buffer<tensor<16x16xf16>, "UB"> -> !tle.buffer<tensor<16x16xf16>, "UB">
   return
 }
+
+// -----
+
+func.func @warp_specialize_counts() {
+  // expected-error @+1 {{needs one warp count and one register count per worker region}}
+  tle.warp_specialize default {
+    tle.partition.yield
+  } workers {
+    tle.partition.yield
+  } {workerNumRegs = array<i32: 40>, workerNumWarps = array<i32: 1, 1>}
+  return
+}
