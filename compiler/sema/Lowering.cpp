@@ -187,6 +187,49 @@ Value FunctionLowering::callJit(const Value &callee, CallArgs &args, SourceRange
   return lowerFunctionBody(fn, *callee.scope, std::move(bound), depth);
 }
 
+Value FunctionLowering::callLambda(const Value &fn, CallArgs &args, SourceRange at) {
+  const Lambda &lambda = *fn.lambda;
+  std::map<std::string, Value> locals = *fn.captured;
+  std::set<std::string> bound;
+  if (args.positional.size() > lambda.params.size())
+    fail(at, DiagId::ArgumentMismatch, "the lambda takes " + std::to_string(lambda.params.size()) +
+                                           (lambda.params.size() == 1 ? " argument but " : " arguments but ") +
+                                           std::to_string(args.positional.size()) + " were given");
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    locals[lambda.params[i].name] = args.positional[i];
+    bound.insert(lambda.params[i].name);
+  }
+  for (size_t k = 0; k < args.keywords.size(); ++k) {
+    const std::string &key = args.keywords[k].first;
+    auto it = std::find_if(lambda.params.begin(), lambda.params.end(), [&](const Param &p) { return p.name == key; });
+    if (it == lambda.params.end()) fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda has no parameter '" + key + "'");
+    if (!bound.insert(key).second) fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda got two values for '" + key + "'");
+    locals[key] = args.keywords[k].second;
+  }
+  for (const Param &p : lambda.params) {
+    if (bound.count(p.name)) continue;
+    if (!p.defaultValue) fail(at, DiagId::ArgumentMismatch, "the lambda is missing a value for parameter '" + p.name + "'");
+    locals[p.name] = expr(*p.defaultValue);
+  }
+  int depth = frames_.empty() ? 0 : frames_.back().inlineDepth + 1;
+  if (depth > kMaxInlineDepth) fail(at, DiagId::Recursion, "calls nest more than " + std::to_string(kMaxInlineDepth) + " deep");
+  Frame frame;
+  frame.module = fn.scope;
+  frame.locals = std::move(locals);
+  frame.function = frames_.empty() ? nullptr : frames_.back().function;
+  frame.inlineDepth = depth;
+  frames_.push_back(std::move(frame));
+  Value result;
+  try {
+    result = expr(*lambda.body);
+  } catch (...) {
+    frames_.pop_back();
+    throw;
+  }
+  frames_.pop_back();
+  return result;
+}
+
 // =========================================================================== statements
 
 void FunctionLowering::block(const StmtList &stmts) {
@@ -781,6 +824,7 @@ Value FunctionLowering::call(const Call &c) {
     return results.elements.size() == 1 ? results.elements[0] : results;
   }
   switch (fn.kind) {
+  case Value::Kind::Lambda: return callLambda(fn, args, c.range);
   case Value::Kind::Function:
     if (isRawFunction(*fn.function))
       fail(c.func->range, DiagId::NotJitFunction,
@@ -913,8 +957,18 @@ Value FunctionLowering::expr(const Expr &e) {
     }
     return v;
   }
-  case Expr::Kind::Lambda:
-    fail(e.range, DiagId::NotImplemented, "lambdas are not implemented yet in kernels");
+  case Expr::Kind::Lambda: {
+    // Like TLE's visit_Lambda: a function value; its body sees the names bound where it
+    // was written (as they are then) and the module's names.
+    Value v;
+    v.kind = Value::Kind::Lambda;
+    v.lambda = static_cast<const ast::Lambda *>(&e);
+    v.scope = &currentModule();
+    v.captured = std::make_shared<const std::map<std::string, Value>>(frames_.back().locals);
+    for (const Param &p : v.lambda->params)
+      if (p.kind != Param::Kind::Normal) fail(p.range, DiagId::UnsupportedInKernel, "lambdas in kernels cannot take *args or **kwargs");
+    return v;
+  }
   default:
     fail(e.range, DiagId::UnsupportedInKernel, "this kind of expression is not supported in kernels");
   }

@@ -174,6 +174,7 @@ private:
   Value name(const ast::Name &n);
   Value call(const ast::Call &c);
   Value callJit(const Value &fn, CallArgs &args, SourceRange at);
+  Value callLambda(const Value &fn, CallArgs &args, SourceRange at);
   ModuleScope &currentModule() { return frames_.empty() ? root_ : *frames_.back().module; }
   Value subscript(const ast::Subscript &s);
   Value attribute(const ast::Attribute &a);

@@ -50,6 +50,7 @@ std::string Value::describe() const {
   case Kind::Dict: return "dict";
   case Kind::Mesh: return "device mesh";
   case Kind::Sharding: return "sharding spec";
+  case Kind::Lambda: return "lambda";
   }
   return "?";
 }

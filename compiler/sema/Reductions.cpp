@@ -45,12 +45,12 @@ Value FunctionLowering::minMax(bool isMax, const Value &a, const Value &b, bool 
 
 std::vector<Value> FunctionLowering::callCombine(const Value &fn, const std::vector<Value> &acc, const std::vector<Value> &next,
                                                  SourceRange at) {
-  if (fn.kind != Value::Kind::Function || !isJitFunction(*fn.function))
-    fail(at, DiagId::TypeMismatch, "combine_fn must be a @triton.jit function, got " + fn.describe());
+  if (fn.kind != Value::Kind::Lambda && (fn.kind != Value::Kind::Function || !isJitFunction(*fn.function)))
+    fail(at, DiagId::TypeMismatch, "combine_fn must be a @triton.jit function or a lambda, got " + fn.describe());
   CallArgs inner;
   for (const Value &v : acc) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
   for (const Value &v : next) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
-  Value r = callJit(fn, inner, at);
+  Value r = fn.kind == Value::Kind::Lambda ? callLambda(fn, inner, at) : callJit(fn, inner, at);
   return r.kind == Value::Kind::Tuple ? r.elements : std::vector<Value>{r};
 }
 

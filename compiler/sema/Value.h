@@ -9,6 +9,8 @@
 #include "mlir/IR/Value.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,6 +82,7 @@ public:
     Dict,      // compile-time dict: dictKeys[i] -> elements[i]
     Mesh,      // tle.device_mesh: axis `names` with sizes `dims`
     Sharding,  // tle.sharding: per tensor dim the mesh axes it is split over; partial axes
+    Lambda,    // a lambda expression with the names it can see where it was written
   };
 
   Kind kind = Kind::None;
@@ -102,6 +105,8 @@ public:
   std::vector<int64_t> launchDims;       // launch view, as FlagTree keeps for sub-meshes)
   std::vector<std::string> launchLevels;
   std::vector<std::vector<std::string>> splits;  // Sharding: axes per tensor dimension
+  const ast::Lambda *lambda = nullptr;  // Lambda
+  std::shared_ptr<const std::map<std::string, Value>> captured;  // Lambda: the enclosing locals
   mlir::Value ir;                // Runtime
   TType type;                    // Runtime
 
