@@ -350,11 +350,12 @@ LogicalResult AllocOp::verify() {
 
 LogicalResult LocalPtrOp::verify() {
   BufferType buf = getBuffer().getType();
-  if (buf.getSpace() != "smem") return emitOpError("needs a shared-memory buffer");
+  if (buf.getSpace() != "smem" && buf.getSpace() != "dsmem") return emitOpError("needs a shared-memory buffer");
   RankedTensorType block = buf.getBlockType();
   auto ptr = dyn_cast<PointerType>(elementTypeOf(getType()));
-  if (!ptr || ptr.getPointeeType() != block.getElementType() || ptr.getAddressSpace() != 3)
-    return emitOpError("result must be shared-memory pointers (address space 3) to the buffer's element type");
+  int addressSpace = buf.getSpace() == "smem" ? 3 : 7;
+  if (!ptr || ptr.getPointeeType() != block.getElementType() || ptr.getAddressSpace() != addressSpace)
+    return emitOpError("result must be shared-memory pointers (address space 3, 7 for a remote buffer) to the buffer's element type");
   if (getIndices().empty()) {
     if (shapeOf(getType()) != block.getShape()) return emitOpError("without indices the result has the buffer's shape");
     return success();
@@ -389,6 +390,14 @@ LogicalResult LocalLoadOp::verify() {
 }
 
 LogicalResult DsaCopyOp::verify() {
+  auto srcBuf = dyn_cast<BufferType>(getSrc().getType()), dstBuf = dyn_cast<BufferType>(getDst().getType());
+  if (srcBuf && dstBuf) {  // the cube's operand path: L1 -> L0A / L0B
+    if (srcBuf.getSpace() != "L1" || (dstBuf.getSpace() != "L0A" && dstBuf.getSpace() != "L0B"))
+      return emitOpError("copies between buffers only move L1 to L0A or L0B");
+    if (srcBuf.getBlockType() != dstBuf.getBlockType()) return emitOpError("the buffers differ in shape or element type");
+    if (static_cast<int64_t>(getSizes().size()) != srcBuf.getBlockType().getRank()) return emitOpError("needs one size per dimension");
+    return success();
+  }
   bool toLocal = isa<BufferType>(getDst().getType());
   Type global = toLocal ? getSrc().getType() : getDst().getType();
   auto buf = dyn_cast<BufferType>(toLocal ? getDst().getType() : getSrc().getType());
@@ -438,6 +447,191 @@ LogicalResult NotifyOp::verify() {
   if (!llvm::is_contained({"set", "add"}, getSigOp())) return emitOpError("sig_op must be 'set' or 'add'");
   if (!llvm::is_contained({"gpu", "sys"}, getScope())) return emitOpError("scope must be 'gpu' or 'sys'");
   return verifySignalPointer(*this, getPtr().getType());
+}
+
+LogicalResult ScanOp::verify() {
+  if (getSrcs().empty()) return emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= first.getRank()) return emitOpError("axis ") << axis << " out of range";
+  if (getResults().size() != getSrcs().size()) return emitOpError("needs one result per operand");
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
+    if (cast<RankedTensorType>(src.getType()).getShape() != first.getShape()) return emitOpError("operands must have one shape");
+    if (res.getType() != src.getType()) return emitOpError("each result must have its operand's type");
+  }
+  Block &body = getCombineOp().front();
+  if (body.getNumArguments() != 2 * getSrcs().size()) return emitOpError("the combine region takes 2 arguments per operand");
+  for (auto [i, src] : llvm::enumerate(getSrcs())) {
+    Type e = cast<RankedTensorType>(src.getType()).getElementType();
+    if (body.getArgument(i).getType() != e || body.getArgument(i + getSrcs().size()).getType() != e)
+      return emitOpError("combine region argument types must be the operands' element types");
+  }
+  return success();
+}
+
+LogicalResult JoinOp::verify() {
+  auto lhs = getLhs().getType();
+  if (getRhs().getType() != lhs) return emitOpError("operands must have one type");
+  SmallVector<int64_t> shape(lhs.getShape());
+  shape.push_back(2);
+  if (getType() != RankedTensorType::get(shape, lhs.getElementType()))
+    return emitOpError("result must be the operand type with a minor dimension of 2");
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  auto src = getSrc().getType();
+  if (src.getRank() < 1 || src.getDimSize(src.getRank() - 1) != 2)
+    return emitOpError("the operand's minor dimension must have size 2");
+  ArrayRef<int64_t> shape = src.getShape().drop_back();
+  Type half = shape.empty() ? src.getElementType() : Type(RankedTensorType::get(shape, src.getElementType()));
+  if (getLhs().getType() != half || getRhs().getType() != half) return emitOpError("results must have type ") << half;
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  auto src = getSrc().getType();
+  auto idx = getIndices().getType();
+  int64_t axis = getAxis();
+  if (src.getRank() != idx.getRank()) return emitOpError("source and indices must have one rank");
+  if (axis < 0 || axis >= src.getRank()) return emitOpError("axis ") << axis << " out of range";
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && src.getDimSize(d) != idx.getDimSize(d))
+      return emitOpError("indices dimension ") << d << " must equal the source's";
+  if (getType() != RankedTensorType::get(idx.getShape(), src.getElementType()))
+    return emitOpError("result must have the indices' shape and the source's element type");
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size()) return emitOpError("needs one isSigned entry per operand");
+  return success();
+}
+
+LogicalResult MakeTensorDescOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  int64_t rank = block.getRank();
+  if (rank < 1 || rank > 5) return emitOpError("descriptors have 1 to 5 dimensions");
+  if (static_cast<int64_t>(getShape().size()) != rank || static_cast<int64_t>(getStrides().size()) != rank)
+    return emitOpError("shape and strides must each have ") << rank << " entries";
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError("the block's element type must be the base pointer's pointee type");
+  if (getPadding() != "zero" && getPadding() != "nan") return emitOpError("padding must be 'zero' or 'nan'");
+  return success();
+}
+
+LogicalResult DescLoadOp::verify() {
+  RankedTensorType block = getDesc().getType().getBlockType();
+  if (static_cast<int64_t>(getOffsets().size()) != block.getRank()) return emitOpError("needs one offset per dimension");
+  if (getType() != block) return emitOpError("result type must be the block type ") << block;
+  return success();
+}
+
+LogicalResult DescStoreOp::verify() {
+  RankedTensorType block = getDesc().getType().getBlockType();
+  if (static_cast<int64_t>(getOffsets().size()) != block.getRank()) return emitOpError("needs one offset per dimension");
+  if (getValue().getType() != block) return emitOpError("stored value must have the block type ") << block;
+  return success();
+}
+
+LogicalResult RemoteOp::verify() {
+  Type src = getSrc().getType(), dst = getType();
+  if (getSpace() == "cluster") {
+    if (auto buf = dyn_cast<BufferType>(src)) {
+      auto out = dyn_cast<BufferType>(dst);
+      if (buf.getSpace() != "smem") return emitOpError("a remote buffer must be made from a shared-memory buffer");
+      if (!out || out.getSpace() != "dsmem" || out.getBlockType() != buf.getBlockType())
+        return emitOpError("result must be a \"dsmem\" buffer of the operand's shape and element type");
+      return success();
+    }
+    auto ptr = dyn_cast<PointerType>(elementTypeOf(src));
+    auto out = dyn_cast<PointerType>(elementTypeOf(dst));
+    if (!ptr || ptr.getAddressSpace() != 3) return emitOpError("cluster remote access needs a shared-memory buffer or pointers (address space 3)");
+    if (!out || out.getAddressSpace() != 7 || out.getPointeeType() != ptr.getPointeeType() || shapeOf(src) != shapeOf(dst))
+      return emitOpError("result must be the operand's pointers in address space 7");
+    return success();
+  }
+  if (getSpace() == "device") {
+    auto ptr = dyn_cast<PointerType>(elementTypeOf(src));
+    if (!ptr || ptr.getAddressSpace() != 1) return emitOpError("device remote access needs global pointers");
+    if (dst != src) return emitOpError("result must have the operand's type");
+    return success();
+  }
+  return emitOpError("space must be 'cluster' or 'device'");
+}
+
+LogicalResult DistributedBarrierOp::verify() {
+  StringRef kind = getKind();
+  if (!llvm::is_contained({"cluster", "submesh", "grid", "device"}, kind))
+    return emitOpError("kind must be 'cluster', 'submesh', 'grid' or 'device'");
+  SmallVector<bool> seen(getShape().size(), false);
+  for (int64_t a : getAxes()) {
+    if (a < 0 || a >= static_cast<int64_t>(getShape().size()) || seen[a]) return emitOpError("axes must be distinct dimensions of the shape");
+    seen[a] = true;
+  }
+  for (int64_t d : getShape())
+    if (d <= 0) return emitOpError("shape entries must be positive");
+  if (kind == "submesh" && getAxes().empty()) return emitOpError("a sub-mesh barrier needs its axes");
+  return success();
+}
+
+LogicalResult RawCallOp::verify() {
+  if (!llvm::is_contained({"cuda", "ascendc"}, getLanguage())) return emitOpError("language must be 'cuda' or 'ascendc'");
+  if (!llvm::is_contained({"thread", "warp", "block", "cluster"}, getSyncScope()))
+    return emitOpError("syncScope must be 'thread', 'warp', 'block' or 'cluster'");
+  if (getThreads().empty() || getThreads().size() > 3) return emitOpError("threads has 1 to 3 dimensions");
+  for (int64_t t : getThreads())
+    if (t <= 0) return emitOpError("thread counts must be positive");
+  if (getSpaces().size() != getArgs().size()) return emitOpError("needs one space per argument");
+  SmallVector<Type> blocks;
+  for (Value a : getArgs())
+    if (isa<RankedTensorType>(a.getType())) blocks.push_back(a.getType());
+  if (TypeRange(getResults()) != TypeRange(blocks)) return emitOpError("results must be the block arguments' types, in order");
+  return success();
+}
+
+LogicalResult DsaMatmulOp::verify() {
+  BufferType a = getA().getType(), b = getB().getType(), c = getC().getType();
+  if (a.getSpace() != "L0A" || b.getSpace() != "L0B" || c.getSpace() != "L0C")
+    return emitOpError("operands must be in L0A and L0B and the result in L0C");
+  auto ta = a.getBlockType(), tb = b.getBlockType(), tc = c.getBlockType();
+  if (ta.getRank() != 2 || tb.getRank() != 2 || tc.getRank() != 2) return emitOpError("operands must be 2-D");
+  if (ta.getDimSize(1) != tb.getDimSize(0)) return emitOpError("inner dimensions differ");
+  if (tc.getDimSize(0) != ta.getDimSize(0) || tc.getDimSize(1) != tb.getDimSize(1)) return emitOpError("result shape must be M x N");
+  if (ta.getElementType() != tb.getElementType()) return emitOpError("a and b must have one element type");
+  return success();
+}
+
+LogicalResult DsaSubviewOp::verify() {
+  BufferType src = getSrc().getType(), dst = getType();
+  int64_t rank = src.getBlockType().getRank();
+  if (static_cast<int64_t>(getOffsets().size()) != rank || static_cast<int64_t>(getSizes().size()) != rank ||
+      static_cast<int64_t>(getStrides().size()) != rank)
+    return emitOpError("offsets, sizes and strides must each have ") << rank << " entries";
+  if (dst.getSpace() != src.getSpace() || dst.getBlockType() != RankedTensorType::get(getSizes(), src.getBlockType().getElementType()))
+    return emitOpError("result must be a buffer of `sizes` in the source's space");
+  for (auto [size, stride, dim] : llvm::zip(getSizes(), getStrides(), src.getBlockType().getShape()))
+    if (size < 1 || stride < 1 || (size - 1) * stride >= dim) return emitOpError("sizes and strides must fit in the source");
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  size_t workers = getWorkerRegions().size();
+  if (getWorkerNumWarps().size() != workers || getWorkerNumRegs().size() != workers)
+    return emitOpError("needs one warp count and one register count per worker region");
+  for (int32_t w : getWorkerNumWarps())
+    if (w <= 0 || (w & (w - 1)) != 0) return emitOpError("worker warp counts must be powers of two");
+  for (int32_t r : getWorkerNumRegs())
+    if (r < 24 || r > 256 || r % 8 != 0) return emitOpError("worker register counts must be multiples of 8 in 24..256");
+  auto yieldOf = [](Region &r) { return dyn_cast<PartitionYieldOp>(r.front().getTerminator()); };
+  auto defaultYield = yieldOf(getDefaultRegion());
+  if (!defaultYield || TypeRange(defaultYield.getValues()) != getResultTypes())
+    return emitOpError("the default region must yield the op's result types");
+  for (Region &r : getWorkerRegions()) {
+    auto y = yieldOf(r);
+    if (!y || !y.getValues().empty()) return emitOpError("worker regions yield nothing");
+  }
+  return success();
 }
 
 }  // namespace tle::ir

@@ -337,4 +337,175 @@ def Tle_BarrierOp : Tle_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "attr-dict";
 }
 
+// ---- scans -------------------------------------------------------------------------------
+def Tle_ScanOp : Tle_Op<"scan", [Pure, SingleBlock]> {
+  let summary = "inclusive scan of tensors along one axis with a combine region";
+  let description = [{
+    Like tle.reduce, the region takes 2N scalars (N accumulated values, then N new values)
+    and yields N with tle.scan.return. Each result has its operand's type: element i holds
+    the combination of elements 0..i along `axis` (i..end when `reverse`).
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = "`(` $srcs `)` attr-dict `:` functional-type($srcs, results) $combineOp";
+  let hasVerifier = 1;
+}
+
+def Tle_ScanReturnOp : Tle_Op<"scan.return", [Pure, Terminator, HasParent<"ScanOp">]> {
+  let summary = "the combined values of a tle.scan step";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+// ---- joining, splitting and gathering ------------------------------------------------------
+def Tle_JoinOp : Tle_Op<"join", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "stack two same-typed tensors along a new minor dimension of size 2";
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_SplitOp : Tle_Op<"split", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "the two halves of a tensor whose minor dimension has size 2 (the inverse of join)";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyType:$lhs, AnyType:$rhs);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($lhs)";
+  let hasVerifier = 1;
+}
+
+def Tle_GatherOp : Tle_Op<"gather", [Pure]> {
+  let summary = "result[i...] = src[i... with index[i...] along `axis`]";
+  let arguments = (ins AnyRankedTensor:$src, RankedTensorOf<[AnySignlessInteger]>:$indices, I32Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src `[` $indices `]` attr-dict `:` type($src) `,` type($indices) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- debugging ------------------------------------------------------------------------------
+def Tle_PrintOp : Tle_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print `prefix` and the operands from the device (tl.device_print)";
+  let description = [{
+    `isSigned` has one entry per operand (1 for signed integers), since integer types are
+    signless; `hex` prints integers in hexadecimal.
+  }];
+  let arguments = (ins StrAttr:$prefix, UnitAttr:$hex, Variadic<AnyType>:$args, DenseI32ArrayAttr:$isSigned);
+  let assemblyFormat = "$prefix (`(` $args^ `:` type($args) `)`)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tle_AssertOp : Tle_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "abort the kernel with `message` where `condition` is false (tl.device_assert)";
+  let arguments = (ins Tle_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+// ---- tensor descriptors ---------------------------------------------------------------------
+def Tle_MakeTensorDescOp : Tle_Op<"make_tensor_desc", [Pure, AttrSizedOperandSegments]> {
+  let summary = "a descriptor of the tensor at `base` with the given shape and strides";
+  let arguments = (ins Tle_AnyPtr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+                       DefaultValuedStrAttr<StrAttr, "zero">:$padding);
+  let results = (outs Tle_TensorDesc:$result);
+  let assemblyFormat = "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_DescLoadOp : Tle_Op<"desc_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "load the block at element `offsets` through a descriptor (out of bounds reads zero)";
+  let arguments = (ins Tle_TensorDesc:$desc, Variadic<I32>:$offsets);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$desc `[` $offsets `]` attr-dict `:` type($desc) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_DescStoreOp : Tle_Op<"desc_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store a block at element `offsets` through a descriptor (out of bounds is skipped)";
+  let arguments = (ins Tle_TensorDesc:$desc, Variadic<I32>:$offsets, AnyRankedTensor:$value);
+  let assemblyFormat = "$desc `[` $offsets `]` `,` $value attr-dict `:` type($desc) `,` type($value)";
+  let hasVerifier = 1;
+}
+
+// ---- TLE distributed: remote access and barriers ----------------------------------------
+def Tle_RemoteOp : Tle_Op<"remote", [Pure]> {
+  let summary = "the same buffer or pointers on another shard (tle.remote)";
+  let description = [{
+    space "cluster": a shared-memory buffer becomes a "dsmem" buffer (addressed with
+    tle.local_ptr as address space 7), shared-memory pointers (address space 3) become
+    distributed-shared-memory pointers (address space 7) of block `shard` of the cluster.
+    space "device": global pointers of a symmetric allocation become the same allocation on
+    rank `shard`.
+  }];
+  let arguments = (ins AnyType:$src, I32:$shard, StrAttr:$space);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$src `,` $shard attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "synchronize the shards of a (sub-)mesh";
+  let description = [{
+    `kind` is "cluster" (the blocks of a thread-block cluster), "submesh" (the blocks along
+    `axes` of the launch mesh `shape`), "grid" (every block of the launch: a cooperative
+    launch) or "device" (every block on every GPU of the mesh). `axes` index `shape`.
+  }];
+  let arguments = (ins StrAttr:$kind, DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$axes);
+  let assemblyFormat = "$kind attr-dict";
+  let hasVerifier = 1;
+}
+
+// ---- TLE-Raw ---------------------------------------------------------------------------------
+def Tle_RawCallOp : Tle_Op<"raw_call", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "call a native (CUDA or AscendC) function with the program's threads";
+  let description = [{
+    `code` is the function's source in `language`; `callee` its name. It runs on `threads`
+    threads (one entry per thread dimension) and synchronizes at most within `syncScope`
+    ("thread", "warp", "block" or "cluster"). `spaces` says where each argument is passed
+    ("register", "shared", "global"; "" for the default). The results are the block
+    arguments after the call, in order: the native code may write them.
+  }];
+  let arguments = (ins Variadic<AnyType>:$args, StrAttr:$callee, StrAttr:$language, StrAttr:$code,
+                       DenseI64ArrayAttr:$threads, StrAttr:$syncScope, StrArrayAttr:$spaces);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+  let hasVerifier = 1;
+}
+
+// ---- TLE-Struct DSA cube ----------------------------------------------------------------
+def Tle_DsaMatmulOp : Tle_Op<"dsa_matmul", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "c (L0C) = a (L0A) @ b (L0B), plus c unless `init`: the cube unit's Mmad";
+  let arguments = (ins Tle_Buffer:$a, Tle_Buffer:$b, Tle_Buffer:$c, UnitAttr:$init);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)";
+  let hasVerifier = 1;
+}
+
+def Tle_DsaSubviewOp : Tle_Op<"dsa_subview", [Pure]> {
+  let summary = "a strided window of a local buffer (same memory, no copy)";
+  let arguments = (ins Tle_Buffer:$src, Variadic<I32>:$offsets, DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$strides);
+  let results = (outs Tle_Buffer:$result);
+  let assemblyFormat = "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- TLE-Struct GPU warp specialization ------------------------------------------------------
+def Tle_WarpSpecializeOp : Tle_Op<"warp_specialize", [RecursiveMemoryEffects]> {
+  let summary = "run partitions of the program concurrently on separate warp groups";
+  let description = [{
+    The default region runs on the program's warps and yields the op's results; worker
+    region i runs on workerNumWarps[i] warps with at most workerNumRegs[i] registers per
+    thread and yields nothing. Every region ends with tle.partition.yield.
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$workerNumWarps, DenseI32ArrayAttr:$workerNumRegs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$defaultRegion, VariadicRegion<SizedRegion<1>>:$workerRegions);
+  let assemblyFormat = "(`->` type($results)^)? `default` $defaultRegion `workers` $workerRegions attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tle_PartitionYieldOp : Tle_Op<"partition.yield", [Pure, Terminator, HasParent<"WarpSpecializeOp">]> {
+  let summary = "the end of a warp_specialize partition (the default partition's results)";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 #endif

@@ -32,6 +32,18 @@ def Tle_BufferType : TypeDef<Tle_Dialect, "Buffer"> {
   let assemblyFormat = "`<` $blockType `,` $space `>`";
 }
 
+// A tensor descriptor (tl.make_tensor_descriptor): a strided tensor in global memory read
+// and written in `blockType`-shaped blocks at element offsets (TMA on Hopper).
+def Tle_TensorDescType : TypeDef<Tle_Dialect, "TensorDesc"> {
+  let mnemonic = "tensor_desc";
+  let summary = "descriptor of a strided global tensor accessed in fixed-shape blocks";
+  let parameters = (ins "::mlir::RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
+}
+
+def Tle_TensorDesc : Type<CPred<"::mlir::isa<::tle::ir::TensorDescType>($_self)">, "tensor descriptor",
+                          "::tle::ir::TensorDescType">;
+
 def Tle_Buffer : Type<CPred<"::mlir::isa<::tle::ir::BufferType>($_self)">, "buffer", "::tle::ir::BufferType">;
 
 def Tle_BlockPtr : Type<CPred<"::mlir::isa<::tle::ir::BlockPointerType>($_self)">, "block pointer",

@@ -18,16 +18,19 @@ namespace {
 // Builtins tlec knows but does not lower yet: calling one is a "not implemented"
 // error rather than an unknown name.
 const std::set<std::string> kPlannedTl = {
-    "dot_scaled", "cumsum", "cumprod", "associative_scan", "split", "join", "gather",
-    "device_print", "device_assert", "static_print",
-    "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "histogram", "sort", "flip",
-    "interleave", "clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "randint", "rand", "randn",
-    "inline_asm_elementwise", "ravel", "swizzle2d", "cast", "pow", "log1p", "tensor", "pointer_type",
-    "topk", "bitcast", "condition", "map_elementwise", "extra"};
+    "dot_scaled", "histogram", "sort", "flip", "randint", "rand", "randn", "inline_asm_elementwise", "swizzle2d",
+    "pointer_type", "topk", "condition", "map_elementwise", "extra"};
+
+// Implemented in their own files; also callable as methods of a block (x.cumsum(0), ...).
+const std::set<std::string> kScans = {"cumsum", "cumprod", "associative_scan"};
+const std::set<std::string> kSplitJoin = {"split", "join", "interleave", "ravel", "gather"};
+const std::set<std::string> kMathExtras = {"clamp", "sigmoid", "softmax", "fdiv", "div_rn", "umulhi", "pow", "log1p", "cast",
+                                           "bitcast"};
+const std::set<std::string> kDebugging = {"device_print", "device_assert", "static_print"};
+const std::set<std::string> kDescriptors = {"make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"};
 
 const std::set<std::string> kPlannedTle = {
-    "pipeline_group", "reshard", "remote", "distributed_barrier", "distributed_dot", "call", "jit",
-    "hardware_constraint", "gpu", "dsa", "raw", "pipe"};
+    "pipeline_group", "reshard", "distributed_dot", "jit", "gpu", "dsa", "pipe"};
 
 // Lowered here; also callable as methods of a block (x.sum(axis=0), x.to(tl.float16), ...).
 const std::set<std::string> kReductions = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce"};
@@ -40,17 +43,10 @@ const std::set<std::string> kMathUnary = {"exp", "exp2", "log", "log2", "sqrt", 
 
 std::string memberName(const std::string &qualified) { return qualified.substr(qualified.rfind('.') + 1); }
 
-struct ParamSpec {
-  const char *name;
-  bool required;
-};
-
 }  // namespace
 
-// Binds call arguments to a builtin's parameters, Python style.
-static std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const std::string &fn,
-                                                  const std::vector<ParamSpec> &params, CallArgs &args, SourceRange at,
-                                                  std::vector<SourceRange> *ranges = nullptr) {
+std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const std::string &fn, const std::vector<ParamSpec> &params,
+                                           CallArgs &args, SourceRange at, std::vector<SourceRange> *ranges) {
   std::vector<std::optional<Value>> out(params.size());
   std::vector<SourceRange> where(params.size(), at);
   if (args.positional.size() > params.size())
@@ -116,10 +112,12 @@ static int64_t sharedMemoryLimit(const std::string &target) {
 Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &fn) {
+  auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &fn, bool remoteOk = false) {
     if (!v.isRuntime() || !v.type.isBuffer)
       fail(r, DiagId::TypeMismatch, fn + " needs a buffer from tle.gpu.alloc, got " +
                                         withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+    if (v.type.space == "dsmem" && !remoteOk)
+      fail(r, DiagId::TypeMismatch, fn + " needs a local buffer; address a remote buffer with tle.gpu.local_ptr");
   };
   if (member == "alloc") {
     auto a = bindArgs(*this, "tle.gpu.alloc", {{"shape", true}, {"dtype", true}, {"layout", false}, {"scope", false}, {"nv_mma_shared_layout", false}},
@@ -158,9 +156,9 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
   }
   if (member == "local_ptr") {
     auto a = bindArgs(*this, "tle.gpu.local_ptr", {{"buffer", true}, {"indices", false}}, args, at, &where);
-    requireBuffer(*a[0], where[0], "tle.gpu.local_ptr");
+    requireBuffer(*a[0], where[0], "tle.gpu.local_ptr", /*remoteOk=*/true);
     const TType &buf = a[0]->type;
-    if (buf.space != "smem")
+    if (buf.space != "smem" && buf.space != "dsmem")
       fail(where[0], DiagId::TypeMismatch, "tle.gpu.local_ptr needs a shared-memory buffer, got " + withArticle(buf.str()));
     std::vector<mlir::Value> indices;
     std::vector<int64_t> shape = buf.blockShape;
@@ -188,7 +186,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     TType t;
     t.dtype = buf.dtype;
     t.isPointer = true;
-    t.addressSpace = 3;
+    t.addressSpace = buf.space == "dsmem" ? 7 : 3;  // a remote buffer: another block's shared memory
     t.shape = shape;
     auto op = builder_.create<tle::ir::LocalPtrOp>(l, irType(t), a[0]->ir, indices);
     return Value::ofRuntime(op.getResult(), t);
@@ -199,7 +197,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     const Value &global = toLocal ? *a[0] : *a[1];
     const Value &local = toLocal ? *a[1] : *a[0];
     SourceRange gr = toLocal ? where[0] : where[1], lr = toLocal ? where[1] : where[0];
-    if (!local.isRuntime() || !local.type.isBuffer || !global.isRuntime() || !global.type.isPointer ||
+    if (!local.isRuntime() || !local.type.isBuffer || local.type.space != "smem" || !global.isRuntime() || !global.type.isPointer ||
         global.type.addressSpace != 1)
       fail(at, DiagId::TypeMismatch, "tle.gpu.copy copies between global memory (a block of pointers) and a buffer; got " +
                                          withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()) + " and " +
@@ -238,6 +236,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
       fail(where[1], DiagId::ConstantError, "the memory space must be \"shared_memory\" or \"register\"");
     return *a[0];  // a placement hint for the layout passes
   }
+  if (member == "warp_specialize") return warpSpecialize(args, at);
   fail(at, DiagId::NotImplemented, "tle.gpu." + member + " is not implemented yet in tlec's lowering");
 }
 
@@ -336,7 +335,7 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
     return v.text.substr(14);
   };
   auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &what) {
-    if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem")
+    if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem" || v.type.space == "dsmem")
       fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " +
                                         withArticle(v.isRuntime() ? v.type.str() : v.describe()));
   };
@@ -364,21 +363,34 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
   if (member == "copy") {
     auto a = bindArgs(*this, "tle.dsa.copy", {{"src", true}, {"dst", true}, {"shape", true}}, args, at, &where);
     bool srcBuf = a[0]->isRuntime() && a[0]->type.isBuffer, dstBuf = a[1]->isRuntime() && a[1]->type.isBuffer;
-    if (srcBuf == dstBuf)
-      fail(at, DiagId::TypeMismatch, std::string("tle.dsa.copy copies only between global memory and a local buffer; ") +
-                                         (srcBuf ? "both operands are buffers" : "neither operand is a buffer"));
-    const Value &local = srcBuf ? *a[0] : *a[1];
-    const Value &global = srcBuf ? *a[1] : *a[0];
+    if (!srcBuf && !dstBuf)
+      fail(at, DiagId::TypeMismatch, "tle.dsa.copy copies between global memory and a local buffer, or from L1 to L0A/L0B; "
+                                     "neither operand is a buffer");
+    bool cubeOperand = srcBuf && dstBuf;  // L1 -> L0A / L0B, the cube's operand path (MTE1)
+    if (cubeOperand) {
+      requireBuffer(*a[0], where[0], "the source");
+      requireBuffer(*a[1], where[1], "the destination");
+      const std::string &from = a[0]->type.space, &to = a[1]->type.space;
+      if (from != "L1" || (to != "L0A" && to != "L0B"))
+        fail(at, DiagId::TypeMismatch, "tle.dsa.copy between two buffers only moves L1 to L0A or L0B (the cube's operand path); got " +
+                                           from + " to " + to);
+      if (a[0]->type.blockShape != a[1]->type.blockShape || a[0]->type.dtype != a[1]->type.dtype)
+        fail(at, DiagId::ShapeMismatch, "the buffers (" + a[0]->type.str() + " and " + a[1]->type.str() +
+                                            ") must have one shape and element type");
+    }
+    const Value &local = srcBuf && !cubeOperand ? *a[0] : *a[1];
+    const Value &global = srcBuf && !cubeOperand ? *a[1] : *a[0];
     requireBuffer(local, srcBuf ? where[0] : where[1], "the local operand");
-    if (!global.isRuntime() || !global.type.isPointer)
+    if (cubeOperand) {
+    } else if (!global.isRuntime() || !global.type.isPointer)
       fail(srcBuf ? where[1] : where[0], DiagId::TypeMismatch, "the global operand of tle.dsa.copy must be a block of pointers");
     const std::string &space = local.type.space;
-    if (space == "L0A" || space == "L0B")
+    if (!cubeOperand && (space == "L0A" || space == "L0B"))
       fail(srcBuf ? where[0] : where[1], DiagId::TypeMismatch,
            "global memory cannot be copied to or from " + space + " directly; stage it through an L1 buffer");
-    if (space == "L0C" && !srcBuf)
+    if (!cubeOperand && space == "L0C" && !srcBuf)
       fail(where[1], DiagId::TypeMismatch, "L0C receives cube (matrix) results only; it cannot be loaded from global memory");
-    if (global.type.shape != local.type.blockShape || global.type.dtype != local.type.dtype)
+    if (!cubeOperand && (global.type.shape != local.type.blockShape || global.type.dtype != local.type.dtype))
       fail(at, DiagId::ShapeMismatch, "the pointer block (" + global.type.str() + ") and the buffer (" + local.type.str() +
                                           ") must have one shape and element type");
     std::vector<Value> sizes = a[2]->kind == Value::Kind::Tuple ? a[2]->elements : std::vector<Value>{*a[2]};
@@ -428,6 +440,14 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
     t.blockShape = x.type.shape;
     t.space = space;
     return Value::ofRuntime(builder_.create<tle::ir::ToBufferOp>(l, irType(t), x.ir).getResult(), t);
+  }
+  if (member == "matmul" || member == "subview") return dsaCube(member, args, at);
+  if (member == "hint") {  // `with tle.dsa.hint(inter_no_alias=True):` -- compile-time keywords only
+    if (!args.positional.empty()) fail(args.positionalRanges[0], DiagId::ArgumentMismatch, "tle.dsa.hint takes keyword arguments only");
+    for (size_t k = 0; k < args.keywords.size(); ++k)
+      if (args.keywords[k].second.isRuntime())
+        fail(args.keywordRanges[k], DiagId::NotConstexpr, "keyword arguments to tle.dsa.hint are only supported for constant values");
+    return Value::ofBuiltin("tle.dsa.hint.instance");
   }
   // add / sub / mul / div / max / min: the vector unit works on UB only.
   std::string fn = "tle.dsa." + member;
@@ -586,7 +606,9 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
         "minimum", "fma", "static_assert", "static_range", "range", "constexpr", "multiple_of", "max_contiguous",
         "max_constancy", "broadcast_to", "expand_dims", "cdiv", "assume"};
     if (kImplemented.count(attr) || kMathUnary.count(attr) || kReductions.count(attr) || kShapeOps.count(attr) ||
-        kAtomics.count(attr) || attr == "dot" || attr == "debug_barrier" || attr == "make_block_ptr" || attr == "advance")
+        kAtomics.count(attr) || attr == "dot" || attr == "debug_barrier" || attr == "make_block_ptr" || attr == "advance" ||
+        kScans.count(attr) || kSplitJoin.count(attr) || kMathExtras.count(attr) || kDebugging.count(attr) ||
+        kDescriptors.count(attr) || attr == "tensor_descriptor" || attr == "tensor")
       return Value::ofBuiltin("triton.language." + attr);
     if (kPlannedTl.count(attr)) return Value::ofBuiltin("planned:tl." + attr);
   } else if (m == "tle") {
@@ -594,9 +616,11 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofBuiltin("tle." + attr);
     if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
     if (attr == "device_mesh" || attr == "sharding" || attr == "shard_id" || attr == "S" || attr == "P" ||
-        attr == "make_sharded_tensor")
+        attr == "make_sharded_tensor" || attr == "remote" || attr == "distributed_barrier" || attr == "call")
       return Value::ofBuiltin("tle." + attr);
     if (attr == "B") return Value::none();  // "broadcast": replicated along the dimension
+    if (attr == "raw") return Value::ofModule("tle.raw");
+    if (attr == "hardware_constraint") return Value::ofBuiltin("tle.hardware_constraint");
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
     bool cuda = currentModule().target.rfind("cuda:", 0) == 0;
     if (attr == "gpu" || attr == "dsa") {
@@ -608,16 +632,19 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofModule("tle." + attr);
     }
     if (kPlannedTle.count(attr)) return Value::ofBuiltin("planned:tle." + attr);
+  } else if (m == "tle.raw") {
+    if (attr == "language" || attr == "call_smem") return Value::ofBuiltin("tle.raw." + attr);
   } else if (m == "tle.gpu" || m == "tle.gpu.storage_kind") {
     if (attr == "smem" || attr == "tmem") return Value::ofBuiltin("tle.gpu.storage." + attr);
     if (m == "tle.gpu" && attr == "storage_kind") return Value::ofModule("tle.gpu.storage_kind");
     if (m == "tle.gpu" && (attr == "alloc" || attr == "local_ptr" || attr == "copy" || attr == "local_load" ||
-                           attr == "memory_space"))
+                           attr == "memory_space" || attr == "warp_specialize"))
       return Value::ofBuiltin("tle.gpu." + attr);
     return Value::ofBuiltin("planned:" + m + "." + attr);
   } else if (m == "tle.dsa" || m == "tle.dsa.ascend") {
     static const std::set<std::string> kSpaces = {"UB", "L1", "L0A", "L0B", "L0C"};
-    static const std::set<std::string> kDsa = {"alloc", "copy", "to_tensor", "to_buffer", "add", "sub", "mul", "div", "max", "min"};
+    static const std::set<std::string> kDsa = {"alloc", "copy", "to_tensor", "to_buffer", "add", "sub", "mul", "div", "max", "min",
+                                               "matmul", "subview", "hint"};
     if (m == "tle.dsa" && attr == "ascend") return Value::ofModule("tle.dsa.ascend");
     if (m == "tle.dsa.ascend" && kSpaces.count(attr)) return Value::ofBuiltin("tle.dsa.space." + attr);
     if (m == "tle.dsa" && kDsa.count(attr)) return Value::ofBuiltin("tle.dsa." + attr);
@@ -632,6 +659,18 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
 }
 
 Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &attr, SourceRange at) {
+  if (v.type.isTensorDesc) {
+    if (attr == "load" || attr == "store") return Value::ofBuiltin("desc." + attr, {v});
+    if (attr == "dtype") return Value::ofDType(v.type.dtype);
+    if (attr == "block_shape") {
+      std::vector<Value> dims;
+      for (int64_t d : v.type.blockShape) dims.push_back(Value::ofInt(d));
+      return Value::ofTuple(std::move(dims));
+    }
+    if (attr == "gather" || attr == "scatter" || attr.rfind("atomic_", 0) == 0 || attr == "shape" || attr == "strides")
+      return Value::ofBuiltin("planned:tensor descriptor ." + attr, {v});
+    fail(at, DiagId::UnknownAttribute, withArticle(v.type.str()) + " has no attribute '" + attr + "'");
+  }
   // `ptr.type` is pointer_type(dtype), whose element_ty is the dtype; for scalars it is the dtype.
   if (attr == "dtype" || (attr == "type" && !v.type.isBlock())) {
     Value d = Value::ofDType(v.type.dtype);
@@ -650,6 +689,9 @@ Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &at
     return callBuiltin(Value::ofBuiltin("method.trans", {v}), none, at);
   }
   if (attr == "extract_tile" || attr == "insert_tile") return Value::ofBuiltin("tle." + attr, {v});
+  if (kScans.count(attr) || kSplitJoin.count(attr) || attr == "sigmoid" || attr == "softmax" || attr == "clamp" ||
+      attr == "cast" || attr == "log1p")
+    return Value::ofBuiltin("method." + attr, {v});
   if (kPlannedTl.count(attr))
     return Value::ofBuiltin("planned:method " + attr, {v});
   fail(at, DiagId::UnknownAttribute, "" + withArticle(v.type.str()) + " has no attribute '" + attr + "'");
@@ -657,6 +699,10 @@ Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &at
 
 Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange at) {
   const std::string &name = fn.text;
+  if (name == "planned:tle.reshard" || name == "planned:tle.distributed_dot")
+    fail(at, DiagId::NotImplemented, name.substr(8) + " is not implemented: its semantics are not defined upstream either (FlagTree defers " +
+                                         (name == "planned:tle.reshard" ? "reshard to M4" : "distributed_dot to M5") +
+                                         "); use tle.remote and tle.distributed_barrier");
   if (name.rfind("planned:", 0) == 0)
     fail(at, DiagId::NotImplemented, name.substr(8) + " is not implemented yet in tlec's lowering");
   if (!fn.boundArgs.empty()) {
@@ -740,7 +786,10 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
                    (t == "float" && o.kind == Value::Kind::Float) || (t == "bool" && o.kind == Value::Kind::Bool) ||
                    (t == "str" && o.kind == Value::Kind::Str) ||
                    ((t == "tuple" || t == "list") && o.kind == Value::Kind::Tuple) ||
-                   (t == "triton.language.constexpr" && !o.isRuntime());
+                   (t == "triton.language.constexpr" && !o.isRuntime()) ||
+                   (t == "triton.language.tensor_descriptor" && o.isRuntime() && o.type.isTensorDesc) ||
+                   (t == "triton.language.tensor" && o.isRuntime() && !o.type.isTensorDesc && !o.type.isBlockPtr &&
+                    !o.type.isBuffer);
       if (match) return Value::ofBool(true);
     }
     return Value::ofBool(false);
@@ -754,7 +803,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
            : q == "is_fp16" ? d == DType::FP16 : q == "is_fp32" ? d == DType::FP32 : d == DType::FP64;
     return Value::ofBool(r);
   }
-  if (name == "print") fail(at, DiagId::NotImplemented, "print (tl.device_print) is not implemented yet in tlec's lowering");
+  if (name == "print") return debugging(name, args, at);
   if (name == "tuple" || name == "list" || name == "str")
     fail(at, DiagId::NotImplemented, name + "() is not supported in kernels yet");
 
@@ -891,6 +940,17 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     return cast(*a[0], d, at, bitcast);
   }
 
+  // ---- scans, joins and splits, more element-wise functions, printing, descriptors ----
+  bool tlOrMethod = name.rfind("triton.language.", 0) == 0 || name.rfind("method.", 0) == 0;
+  if (tlOrMethod && kScans.count(member)) return scanBuiltin(member, args, at);
+  if (tlOrMethod && kSplitJoin.count(member)) return splitJoin(member, args, at);
+  if (tlOrMethod && kMathExtras.count(member)) return mathExtra(member, args, at);
+  if (tlOrMethod && kDebugging.count(member)) return debugging(name, args, at);
+  if ((tlOrMethod && kDescriptors.count(member)) || name == "desc.load" || name == "desc.store")
+    return tensorDescriptor(member, args, at);
+  if (name == "triton.language.tensor_descriptor" || name == "triton.language.tensor")
+    fail(at, DiagId::UnsupportedInKernel, "tl." + member + " is a type: use it with isinstance(), or create values with the tl functions");
+
   // ---- Triton-distributed ----
   if (name.rfind("dist.", 0) == 0) return tritonDist(member, args, at);
 
@@ -907,6 +967,11 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
                                      member == "S" || member == "P"))
     return distributed(name, args, at);
   if (name == "mesh.flatten" || name == "mesh.reshape") return distributed(name, args, at);
+  if (name == "tle.remote") return remote(args, at);
+  if (name == "tle.raw.language" || name == "tle.hardware_constraint")
+    fail(at, DiagId::UnsupportedInKernel, name + " is a decorator of raw functions, not something to call in a kernel");
+  if (name == "tle.raw.call_smem") fail(at, DiagId::NotImplemented, "tle.raw.call_smem is not implemented; use tle.call");
+  if (name == "tle.distributed_barrier") return distributedBarrier(args, at);
 
   // ---- TLE-Struct DSA buffers ----
   if (name.rfind("tle.dsa.", 0) == 0 && name.rfind("tle.dsa.space.", 0) != 0) return dsaStruct(member, args, at);
@@ -1353,6 +1418,9 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
   }
   if (member == "debug_barrier") {
     bindArgs(*this, "tl.debug_barrier", {}, args, at);
+    if (insideWarpPartition_)
+      fail(at, DiagId::UnsupportedInKernel, "tl.debug_barrier synchronizes every thread of the block, but a warp-specialized worker "
+                                            "partition runs on part of them: it would never complete");
     builder_.create<tle::ir::BarrierOp>(l);
     return Value::none();
   }
@@ -1371,14 +1439,8 @@ Value FunctionLowering::reduction(const std::string &member, CallArgs &args, Sou
     auto a = bindArgs(*this, "tl.reduce", {{"input", true}, {"axis", true}, {"combine_fn", true}, {"keep_dims", false}}, args, at, &where);
     std::vector<Value> inputs = a[0]->kind == Value::Kind::Tuple ? a[0]->elements : std::vector<Value>{*a[0]};
     const Value &fn = *a[2];
-    if (fn.kind != Value::Kind::Function || !isJitFunction(*fn.function))
-      fail(where[2], DiagId::TypeMismatch, "tl.reduce's combine_fn must be a @triton.jit function, got " + fn.describe());
     Combine combine = [&](const std::vector<Value> &acc, const std::vector<Value> &next) {
-      CallArgs inner;
-      for (const Value &v : acc) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
-      for (const Value &v : next) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
-      Value r = callJit(fn, inner, at);
-      return r.kind == Value::Kind::Tuple ? r.elements : std::vector<Value>{r};
+      return callCombine(fn, acc, next, where[2]);
     };
     bool keep = a[3] && truthy(*a[3], at);
     std::vector<Value> r = reduce(inputs, axisOf(a[1]), keep, combine, at);

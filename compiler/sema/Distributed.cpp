@@ -16,21 +16,51 @@ std::string axisList(const Value &mesh) {
   return s;
 }
 
-Value makeMesh(std::vector<std::string> names, std::vector<int64_t> dims) {
+Value makeMesh(std::vector<std::string> names, std::vector<int64_t> dims, std::vector<std::string> levels,
+               const Value *parent = nullptr) {
   Value m;
   m.kind = Value::Kind::Mesh;
   m.names = std::move(names);
   m.dims = std::move(dims);
+  m.levels = std::move(levels);
+  m.launchNames = parent ? parent->launchNames : m.names;
+  m.launchDims = parent ? parent->launchDims : m.dims;
+  m.launchLevels = parent ? parent->launchLevels : m.levels;
   return m;
 }
 
 }  // namespace
 
+bool isDeviceLevel(const Value &mesh, size_t axis) {
+  const std::string &level = axis < mesh.levels.size() ? mesh.levels[axis] : std::string();
+  return level == "node" || level == "device";
+}
+
+void FunctionLowering::noteLaunchMesh(const Value &mesh, SourceRange at, const std::string &what) {
+  if (!launchMesh_) {
+    Value launch = makeMesh(mesh.launchNames, mesh.launchDims, mesh.launchLevels, &mesh);
+    launchMesh_ = launch;
+    launchMeshAt_ = at;
+    return;
+  }
+  if (launchMesh_->names != mesh.launchNames || launchMesh_->dims != mesh.launchDims) {
+    diags_.report(DiagId::ShapeMismatch, at, what + " is not a sub-mesh of the kernel's launch mesh (" + axisList(*launchMesh_) +
+                                                 "); a kernel launches on one device mesh")
+        .note(launchMeshAt_, "the launch mesh was fixed here");
+    throw LoweringFailed{};
+  }
+}
+
 // mesh[i] drops axis i; mesh[a:b] keeps axes a..b-1; `...` keeps the rest.
 Value FunctionLowering::meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at) {
-  std::vector<std::string> names;
+  std::vector<std::string> names, levels;
   std::vector<int64_t> dims;
   size_t axis = 0;
+  auto keep = [&](size_t a) {
+    names.push_back(mesh.names[a]);
+    dims.push_back(mesh.dims[a]);
+    levels.push_back(mesh.levels[a]);
+  };
   for (const ast::Expr *idx : indices) {
     if (auto *sl = ast::dyn_cast<ast::Slice>(idx)) {
       int64_t n = static_cast<int64_t>(mesh.dims.size()) - static_cast<int64_t>(axis);
@@ -39,12 +69,12 @@ Value FunctionLowering::meshSubscript(const Value &mesh, const std::vector<const
       if (lo < 0 || hi > n || lo >= hi) fail(idx->range, DiagId::ShapeMismatch, "an empty or out-of-range mesh slice");
       (void)lo;
       for (int64_t i = 0; i < n && axis < mesh.dims.size(); ++i, ++axis)
-        if (i >= lo && i < hi) names.push_back(mesh.names[axis]), dims.push_back(mesh.dims[axis]);
+        if (i >= lo && i < hi) keep(axis);
       continue;
     }
     Value v = expr(*idx);
     if (v.kind == Value::Kind::Ellipsis) {
-      for (; axis < mesh.dims.size(); ++axis) names.push_back(mesh.names[axis]), dims.push_back(mesh.dims[axis]);
+      for (; axis < mesh.dims.size(); ++axis) keep(axis);
       continue;
     }
     int64_t i = requireInt(v, idx->range, "a mesh index");
@@ -53,9 +83,9 @@ Value FunctionLowering::meshSubscript(const Value &mesh, const std::vector<const
                                                   axisList(mesh) + ")");
     ++axis;  // an integer selects one coordinate: the axis is dropped
   }
-  for (; axis < mesh.dims.size(); ++axis) names.push_back(mesh.names[axis]), dims.push_back(mesh.dims[axis]);
+  for (; axis < mesh.dims.size(); ++axis) keep(axis);
   if (dims.empty()) fail(at, DiagId::NotImplemented, "a mesh indexed down to a single device is not supported");
-  return makeMesh(names, dims);
+  return makeMesh(names, dims, levels, &mesh);
 }
 
 Value FunctionLowering::distributed(const std::string &name, CallArgs &args, SourceRange at) {
@@ -71,7 +101,7 @@ Value FunctionLowering::distributed(const std::string &name, CallArgs &args, Sou
     if (!topo || topo->kind != Value::Kind::Dict)
       fail(at, DiagId::TypeMismatch, "tle.device_mesh needs a topology dict such as {\"device\": 4, \"block\": 8}");
     if (topo->elements.empty()) fail(at, DiagId::ConstantError, "the topology cannot be empty");
-    std::vector<std::string> names;
+    std::vector<std::string> names, levels;
     std::vector<int64_t> dims;
     std::set<std::string> seen;
     for (size_t i = 0; i < topo->elements.size(); ++i) {
@@ -84,6 +114,7 @@ Value FunctionLowering::distributed(const std::string &name, CallArgs &args, Sou
         if (!seen.insert(n).second) fail(at, DiagId::ConstantError, "mesh dimension names must be unique; '" + n + "' appears twice");
         names.push_back(n);
         dims.push_back(size.intValue);
+        levels.push_back(level);
       };
       if (v.kind == Value::Kind::Int) {
         add(level, v);
@@ -97,12 +128,12 @@ Value FunctionLowering::distributed(const std::string &name, CallArgs &args, Sou
         fail(at, DiagId::TypeMismatch, "topology['" + level + "'] must be an int or a list of (name, size) pairs, got " + v.describe());
       }
     }
-    return makeMesh(names, dims);
+    return makeMesh(names, dims, levels);
   }
   if (name == "mesh.flatten") {
     int64_t n = 1;
     for (int64_t d : args.positional[0].dims) n *= d;
-    return makeMesh({"flat"}, {n});
+    return makeMesh({"flat"}, {n}, {""}, &args.positional[0]);
   }
   if (name == "mesh.reshape") {
     const Value &mesh = args.positional[0];
@@ -113,12 +144,13 @@ Value FunctionLowering::distributed(const std::string &name, CallArgs &args, Sou
     for (const Value &d : shape) dims.push_back(requireInt(d, at, "a mesh dimension")), n *= dims.back();
     for (int64_t d : mesh.dims) m *= d;
     if (n != m) fail(at, DiagId::ShapeMismatch, "cannot reshape a mesh of " + std::to_string(m) + " devices into " + std::to_string(n));
-    std::vector<std::string> names = mesh.names;
+    std::vector<std::string> names = mesh.names, levels = mesh.levels;
     if (dims.size() != mesh.dims.size()) {
       names.clear();
       for (size_t i = 0; i < dims.size(); ++i) names.push_back("dim" + std::to_string(i));
+      levels.assign(dims.size(), "");
     }
-    return makeMesh(names, dims);
+    return makeMesh(names, dims, levels, &mesh);
   }
   if (name == "tle.S" || name == "tle.P") {
     if (args.positional.size() != 1) fail(at, DiagId::ArgumentMismatch, name + " takes one mesh axis (or a list of axes)");
@@ -176,13 +208,25 @@ Value FunctionLowering::distributed(const std::string &name, CallArgs &args, Sou
       if (i < -n || i >= n) fail(at, DiagId::ShapeMismatch, "axis index " + std::to_string(i) + " is out of range for the mesh (" + axisList(mesh) + ")");
       axis = static_cast<size_t>(i < 0 ? i + n : i);
     }
-    const std::string &axisName = mesh.names[axis];
-    if (axisName == "device" || axisName == "node" || axisName.rfind("node_", 0) == 0)
-      fail(at, DiagId::NotImplemented, "shard_id along the device/node levels (across GPUs) is not implemented yet");
-    // Program instances enumerate the mesh row-major: coordinate = linear / stride % size.
+    noteLaunchMesh(mesh, at, "tle.shard_id's mesh");
+    if (isDeviceLevel(mesh, axis)) {
+      // Across GPUs: the process's rank enumerates the node and device axes row-major.
+      int64_t stride = 1;
+      for (size_t i = axis + 1; i < mesh.dims.size(); ++i)
+        if (isDeviceLevel(mesh, i)) stride *= mesh.dims[i];
+      TType i32;
+      i32.dtype = DType::I32;
+      Value rank = Value::ofRuntime(builder_.create<tle::ir::RankOp>(loc(at), builder_.getI32Type()).getResult(), i32);
+      Value coord = binary(ast::BinaryOp::FloorDiv, rank, Value::ofInt(stride), at, at, at);
+      return binary(ast::BinaryOp::Mod, coord, Value::ofInt(mesh.dims[axis]), at, at, at);
+    }
+    // Program instances enumerate the block levels of the mesh row-major: coordinate =
+    // linear / stride % size.
     int64_t total = 1, stride = 1;
-    for (int64_t d : mesh.dims) total *= d;
-    for (size_t i = axis + 1; i < mesh.dims.size(); ++i) stride *= mesh.dims[i];
+    for (size_t i = 0; i < mesh.dims.size(); ++i)
+      if (!isDeviceLevel(mesh, i)) total *= mesh.dims[i];
+    for (size_t i = axis + 1; i < mesh.dims.size(); ++i)
+      if (!isDeviceLevel(mesh, i)) stride *= mesh.dims[i];
     TType i32;
     i32.dtype = DType::I32;
     Value pid = Value::ofRuntime(builder_.create<tle::ir::ProgramIdOp>(loc(at), builder_.getI32Type(), builder_.getI32IntegerAttr(0)).getResult(), i32);

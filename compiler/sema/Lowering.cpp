@@ -187,6 +187,49 @@ Value FunctionLowering::callJit(const Value &callee, CallArgs &args, SourceRange
   return lowerFunctionBody(fn, *callee.scope, std::move(bound), depth);
 }
 
+Value FunctionLowering::callLambda(const Value &fn, CallArgs &args, SourceRange at) {
+  const Lambda &lambda = *fn.lambda;
+  std::map<std::string, Value> locals = *fn.captured;
+  std::set<std::string> bound;
+  if (args.positional.size() > lambda.params.size())
+    fail(at, DiagId::ArgumentMismatch, "the lambda takes " + std::to_string(lambda.params.size()) +
+                                           (lambda.params.size() == 1 ? " argument but " : " arguments but ") +
+                                           std::to_string(args.positional.size()) + " were given");
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    locals[lambda.params[i].name] = args.positional[i];
+    bound.insert(lambda.params[i].name);
+  }
+  for (size_t k = 0; k < args.keywords.size(); ++k) {
+    const std::string &key = args.keywords[k].first;
+    auto it = std::find_if(lambda.params.begin(), lambda.params.end(), [&](const Param &p) { return p.name == key; });
+    if (it == lambda.params.end()) fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda has no parameter '" + key + "'");
+    if (!bound.insert(key).second) fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda got two values for '" + key + "'");
+    locals[key] = args.keywords[k].second;
+  }
+  for (const Param &p : lambda.params) {
+    if (bound.count(p.name)) continue;
+    if (!p.defaultValue) fail(at, DiagId::ArgumentMismatch, "the lambda is missing a value for parameter '" + p.name + "'");
+    locals[p.name] = expr(*p.defaultValue);
+  }
+  int depth = frames_.empty() ? 0 : frames_.back().inlineDepth + 1;
+  if (depth > kMaxInlineDepth) fail(at, DiagId::Recursion, "calls nest more than " + std::to_string(kMaxInlineDepth) + " deep");
+  Frame frame;
+  frame.module = fn.scope;
+  frame.locals = std::move(locals);
+  frame.function = frames_.empty() ? nullptr : frames_.back().function;
+  frame.inlineDepth = depth;
+  frames_.push_back(std::move(frame));
+  Value result;
+  try {
+    result = expr(*lambda.body);
+  } catch (...) {
+    frames_.pop_back();
+    throw;
+  }
+  frames_.pop_back();
+  return result;
+}
+
 // =========================================================================== statements
 
 void FunctionLowering::block(const StmtList &stmts) {
@@ -266,9 +309,9 @@ void FunctionLowering::stmt(const Stmt &s) {
     const auto &w = static_cast<const With &>(s);
     for (const WithItem &item : w.items) {
       Value ctx = expr(*item.contextExpr);
-      if (ctx.kind != Value::Kind::Builtin || ctx.text != "tle.pipeline_group.instance")
+      if (ctx.kind != Value::Kind::Builtin || (ctx.text != "tle.pipeline_group.instance" && ctx.text != "tle.dsa.hint.instance"))
         fail(item.contextExpr->range, DiagId::UnsupportedInKernel,
-             "only 'with tle.pipeline_group(...)' is supported in a kernel, not " + ctx.describe());
+             "only 'with tle.pipeline_group(...)' and 'with tle.dsa.hint(...)' are supported in a kernel, not " + ctx.describe());
     }
     block(w.body);
     return;
@@ -276,8 +319,17 @@ void FunctionLowering::stmt(const Stmt &s) {
   case Stmt::Kind::Assert: {
     const auto &a = static_cast<const Assert &>(s);
     Value v = expr(*a.test);
-    if (v.isRuntime())
-      fail(a.test->range, DiagId::NotImplemented, "runtime 'assert' (tl.device_assert) is not implemented yet in the lowering");
+    if (v.isRuntime()) {  // a device-side check, as Triton's tl.device_assert
+      std::string msg;
+      if (a.msg) {
+        Value m = expr(*a.msg);
+        if (m.kind != Value::Kind::Str)
+          fail(a.msg->range, DiagId::TypeMismatch, "the message of a runtime 'assert' must be a string, got " + m.describe());
+        msg = m.text;
+      }
+      deviceAssert(v, msg, std::nullopt, a.test->range);
+      return;
+    }
     if (!truthy(v, a.test->range)) {
       std::string msg = "assertion failed";
       if (a.msg) {
@@ -753,8 +805,35 @@ Value FunctionLowering::call(const Call &c) {
     args.keywords.emplace_back(k.arg, expr(*k.value));
     args.keywordRanges.push_back(k.range);
   }
+  if (fn.kind == Value::Kind::Builtin && fn.text == "tle.call") {
+    // Block arguments are in-out: a name passed to the raw function is rebound to its
+    // value after the call (the native code may have written it).
+    std::vector<std::pair<const Expr *, Value>> passed;  // each argument as written, with its value
+    for (size_t i = 1; i < c.args.size() && i < args.positional.size(); ++i) passed.push_back({c.args[i].get(), args.positional[i]});
+    for (size_t k = 0; k < c.keywords.size() && k < args.keywords.size(); ++k) {
+      const Value &list = args.keywords[k].second;
+      const ExprList *elts = nullptr;
+      if (auto *l = dyn_cast<List>(c.keywords[k].value.get())) elts = &l->elts;
+      if (auto *t = dyn_cast<Tuple>(c.keywords[k].value.get())) elts = &t->elts;
+      if (c.keywords[k].arg == "args" && elts && list.kind == Value::Kind::Tuple && list.elements.size() == elts->size())
+        for (size_t i = 0; i < elts->size(); ++i) passed.push_back({(*elts)[i].get(), list.elements[i]});
+    }
+    Value results = rawCall(args, c.range);
+    size_t next = 0;
+    for (const auto &[e, v] : passed) {
+      if (!v.isRuntime() || !v.type.isBlock()) continue;
+      if (next >= results.elements.size()) break;
+      if (auto *n = dyn_cast<Name>(e)) frames_.back().locals[n->id] = results.elements[next];
+      ++next;
+    }
+    return results.elements.size() == 1 ? results.elements[0] : results;
+  }
   switch (fn.kind) {
+  case Value::Kind::Lambda: return callLambda(fn, args, c.range);
   case Value::Kind::Function:
+    if (isRawFunction(*fn.function))
+      fail(c.func->range, DiagId::NotJitFunction,
+           "'" + fn.function->name + "' is a raw function; call it with tle.call(" + fn.function->name + ", ...)");
     if (!isJitFunction(*fn.function))
       fail(c.func->range, DiagId::NotJitFunction,
            "'" + fn.function->name + "' is not a @triton.jit function; kernels can only call @jit functions");
@@ -875,16 +954,26 @@ Value FunctionLowering::expr(const Expr &e) {
     v.kind = Value::Kind::Dict;
     for (size_t i = 0; i < d.values.size(); ++i) {
       if (!d.keys[i]) fail(d.values[i]->range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernels");
+      // A compile-time container; keys may be runtime values (tle.call's layout={x: ...}),
+      // which match by identity.
       Value key = expr(*d.keys[i]), value = expr(*d.values[i]);
-      if (key.isRuntime() || value.isRuntime())
-        fail(d.keys[i]->range, DiagId::NotConstexpr, "dict keys and values in a kernel must be compile-time values");
       v.dictKeys.push_back(key);
       v.elements.push_back(value);
     }
     return v;
   }
-  case Expr::Kind::Lambda:
-    fail(e.range, DiagId::NotImplemented, "lambdas are not implemented yet in kernels");
+  case Expr::Kind::Lambda: {
+    // Like TLE's visit_Lambda: a function value; its body sees the names bound where it
+    // was written (as they are then) and the module's names.
+    Value v;
+    v.kind = Value::Kind::Lambda;
+    v.lambda = static_cast<const ast::Lambda *>(&e);
+    v.scope = &currentModule();
+    v.captured = std::make_shared<const std::map<std::string, Value>>(frames_.back().locals);
+    for (const Param &p : v.lambda->params)
+      if (p.kind != Param::Kind::Normal) fail(p.range, DiagId::UnsupportedInKernel, "lambdas in kernels cannot take *args or **kwargs");
+    return v;
+  }
   default:
     fail(e.range, DiagId::UnsupportedInKernel, "this kind of expression is not supported in kernels");
   }

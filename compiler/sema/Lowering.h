@@ -31,6 +31,7 @@ struct ModuleScope {
   FileId file = kNoFile;
   std::string fileName;
   std::string target = "cuda:sm_90a";  // decides which TLE-Struct tier is available
+  unsigned numWarps = 4;               // the program's threads are numWarps * 32 (TLE-Raw calls)
   // Imported modules that are not .tle files (host libraries such as torch, or a
   // misspelt module): why a kernel cannot use them, with the paths searched.
   std::map<std::string, std::string> unresolvedImports;
@@ -43,6 +44,19 @@ struct CallArgs {
   std::vector<SourceRange> positionalRanges;
   std::vector<SourceRange> keywordRanges;
 };
+
+// One parameter of a builtin: its keyword name and whether it must be given.
+struct ParamSpec {
+  const char *name;
+  bool required;
+};
+
+class FunctionLowering;
+
+// Binds call arguments to a builtin's parameters, Python style; `ranges` receives where
+// each argument was written (the call for absent ones).
+std::vector<std::optional<Value>> bindArgs(FunctionLowering &fl, const std::string &fn, const std::vector<ParamSpec> &params,
+                                           CallArgs &args, SourceRange at, std::vector<SourceRange> *ranges = nullptr);
 
 class FunctionLowering {
 public:
@@ -94,12 +108,38 @@ public:
   Value tileOp(bool extract, CallArgs &args, SourceRange at);
   Value distributed(const std::string &name, CallArgs &args, SourceRange at);
   Value tritonDist(const std::string &member, CallArgs &args, SourceRange at);
+  // The first mesh a kernel uses (shard_id, remote, distributed_barrier) fixes its launch
+  // mesh; later meshes must be views of the same one.
+  // `what` names the mesh in the error ("tle.distributed_barrier's mesh").
+  void noteLaunchMesh(const Value &mesh, SourceRange at, const std::string &what);
+  Value remote(CallArgs &args, SourceRange at);
+  // tle.call of a raw function (RawCalls.cpp): a tuple of the block arguments after the call.
+  Value rawCall(CallArgs &args, SourceRange at);
+  Value distributedBarrier(CallArgs &args, SourceRange at);
   Value meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
+  Value warpSpecialize(CallArgs &args, SourceRange at);  // WarpSpecialize.cpp
   Value dsaStruct(const std::string &member, CallArgs &args, SourceRange at);
+  // tle.dsa.matmul and tle.dsa.subview (DsaCube.cpp).
+  Value dsaCube(const std::string &member, CallArgs &args, SourceRange at);
   std::vector<int64_t> shapeArgAny(const Value &v, SourceRange at);
   std::vector<int32_t> boundaryCheck(const std::optional<Value> &v, const Value &ptr, SourceRange at);
   std::optional<Value> maskArg(const std::optional<Value> &mask, const std::vector<int64_t> &shape, SourceRange at);
+
+  // Inclusive scans along `axis` (Scans.cpp): one result per input, each of its input's type.
+  std::vector<Value> scan(std::vector<Value> inputs, int64_t axis, bool reverse, const Combine &combine, SourceRange at);
+  Value scanBuiltin(const std::string &member, CallArgs &args, SourceRange at);
+  // tl.split / join / interleave / ravel / gather (SplitJoin.cpp).
+  Value splitJoin(const std::string &member, CallArgs &args, SourceRange at);
+  // tl.clamp / sigmoid / softmax / fdiv / div_rn / umulhi / pow / log1p / cast (MathExtras.cpp).
+  Value mathExtra(const std::string &member, CallArgs &args, SourceRange at);
+  // tl.device_print / print / device_assert / static_print / runtime assert (Debugging.cpp).
+  Value debugging(const std::string &name, CallArgs &args, SourceRange at);
+  void deviceAssert(const Value &cond, const std::string &message, const std::optional<Value> &mask, SourceRange at);
+  // tl.make_tensor_descriptor and descriptor loads and stores (TensorDescriptors.cpp).
+  Value tensorDescriptor(const std::string &member, CallArgs &args, SourceRange at);
+  // A user combine function (a @jit function) called on scalars.
+  std::vector<Value> callCombine(const Value &fn, const std::vector<Value> &acc, const std::vector<Value> &next, SourceRange at);
 
   // ---- builtins (Builtins.cpp) ----
   Value callBuiltin(const Value &fn, CallArgs &args, SourceRange at);
@@ -134,6 +174,7 @@ private:
   Value name(const ast::Name &n);
   Value call(const ast::Call &c);
   Value callJit(const Value &fn, CallArgs &args, SourceRange at);
+  Value callLambda(const Value &fn, CallArgs &args, SourceRange at);
   ModuleScope &currentModule() { return frames_.empty() ? root_ : *frames_.back().module; }
   Value subscript(const ast::Subscript &s);
   Value attribute(const ast::Attribute &a);
@@ -146,7 +187,17 @@ private:
   DiagnosticEngine &diags_;
   std::deque<Frame> frames_;  // a deque: references to a frame survive calls that push more
   std::vector<std::string> evaluatingGlobals_;  // cycle detection for module-level names
+  std::optional<Value> launchMesh_;             // see noteLaunchMesh
+  bool insideWarpPartition_ = false;            // lowering a worker partition of tle.gpu.warp_specialize
+  bool inWarpSpecialize_ = false;               // lowering any of its partitions
+  SourceRange launchMeshAt_;
 };
+
+// True when axis `axis` of a mesh is a node or device level (across GPUs), not a block level.
+bool isDeviceLevel(const Value &mesh, size_t axis);
+
+// True for functions decorated with @tle.raw.language(...) (or FlagTree's @dialect(...)).
+bool isRawFunction(const ast::FunctionDef &fn);
 
 // True for functions decorated with @triton.jit / @tle.jit (with or without arguments).
 bool isJitFunction(const ast::FunctionDef &fn);

@@ -12,9 +12,14 @@ using namespace ast;
 
 std::string TType::str() const {
   if (isBuffer) {
-    std::string s = (space == "smem" ? std::string("shared-memory") : space) + " buffer[";
+    std::string s = (space == "smem" ? std::string("shared-memory") : space == "dsmem" ? std::string("remote shared-memory") : space) + " buffer[";
     for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
     return s + "] of " + dtypeName(dtype);
+  }
+  if (isTensorDesc) {
+    std::string s = std::string("tensor descriptor of [");
+    for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
+    return s + "] blocks of " + dtypeName(dtype);
   }
   if (isBlockPtr) {
     std::string s = std::string("block pointer to [");
@@ -45,6 +50,7 @@ std::string Value::describe() const {
   case Kind::Dict: return "dict";
   case Kind::Mesh: return "device mesh";
   case Kind::Sharding: return "sharding spec";
+  case Kind::Lambda: return "lambda";
   }
   return "?";
 }
@@ -74,6 +80,8 @@ mlir::Type FunctionLowering::irType(const TType &t) {
   mlir::Type elem = irScalarType(t.dtype);
   if (t.isBlockPtr)
     return tle::ir::BlockPointerType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem));
+  if (t.isTensorDesc)
+    return tle::ir::TensorDescType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem));
   if (t.isBuffer)
     return tle::ir::BufferType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem), t.space);
   if (t.isPointer) elem = tle::ir::PointerType::get(builder_.getContext(), elem, t.addressSpace);
@@ -273,6 +281,8 @@ Value FunctionLowering::binary(BinaryOp op, const Value &a, const Value &b, Sour
       fail(r, DiagId::TypeMismatch, "block pointers do not support arithmetic; move them with tl.advance");
     if (v.isRuntime() && v.type.isBuffer)
       fail(r, DiagId::TypeMismatch, "a buffer is not a value; read it with tle.gpu.local_load or address it with tle.gpu.local_ptr");
+    if (v.isRuntime() && v.type.isTensorDesc)
+      fail(r, DiagId::TypeMismatch, "a tensor descriptor is not a value; read blocks with desc.load([offsets])");
   }
   mlir::Location l = loc(at);
   // Pointer arithmetic: pointer +/- integer.

@@ -43,6 +43,17 @@ Value FunctionLowering::minMax(bool isMax, const Value &a, const Value &b, bool 
   return Value::ofRuntime(r, x.type);
 }
 
+std::vector<Value> FunctionLowering::callCombine(const Value &fn, const std::vector<Value> &acc, const std::vector<Value> &next,
+                                                 SourceRange at) {
+  if (fn.kind != Value::Kind::Lambda && (fn.kind != Value::Kind::Function || !isJitFunction(*fn.function)))
+    fail(at, DiagId::TypeMismatch, "combine_fn must be a @triton.jit function or a lambda, got " + fn.describe());
+  CallArgs inner;
+  for (const Value &v : acc) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
+  for (const Value &v : next) inner.positional.push_back(v), inner.positionalRanges.push_back(at);
+  Value r = fn.kind == Value::Kind::Lambda ? callLambda(fn, inner, at) : callJit(fn, inner, at);
+  return r.kind == Value::Kind::Tuple ? r.elements : std::vector<Value>{r};
+}
+
 std::vector<Value> FunctionLowering::reduce(std::vector<Value> inputs, std::optional<int64_t> axis, bool keepDims,
                                             const Combine &combine, SourceRange at) {
   std::vector<int64_t> shape = inputs[0].type.shape;

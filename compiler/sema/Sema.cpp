@@ -255,6 +255,7 @@ bool Specializer::buildScope(const ast::Module &module, ModuleScope &scope) {
   scope.file = module.file;
   scope.fileName = module.name;
   scope.target = options_.target;
+  scope.numWarps = options_.numWarps;
   std::string dir = module.name == "<stdin>" ? "." : directoryOf(module.name);
   bool ok = true;
   auto bindModule = [&](const std::string &name, const std::string &dotted, unsigned level) {

@@ -9,6 +9,8 @@
 #include "mlir/IR/Value.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,9 @@ struct TType {
   // An on-chip buffer (tle.gpu.alloc) of `blockShape` elements of `dtype` in `space`.
   bool isBuffer = false;
   std::string space;
+  // A tensor descriptor (tl.make_tensor_descriptor): a scalar handle read and written in
+  // blocks of `blockShape` elements of `dtype`.
+  bool isTensorDesc = false;
 
   bool isBlock() const { return !shape.empty(); }
   TType scalar() const {
@@ -48,13 +53,15 @@ struct TType {
     t.isPointer = false;
     t.isBlockPtr = false;
     t.isBuffer = false;
+    t.isTensorDesc = false;
     t.space.clear();
     t.blockShape.clear();
     return t;
   }
   bool operator==(const TType &o) const {
     return dtype == o.dtype && isPointer == o.isPointer && addressSpace == o.addressSpace && shape == o.shape &&
-           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape && isBuffer == o.isBuffer && space == o.space;
+           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape && isBuffer == o.isBuffer && space == o.space &&
+           isTensorDesc == o.isTensorDesc;
   }
   bool operator!=(const TType &o) const { return !(*this == o); }
   // "fp32", "pointer<fp16>", "block[64, 32] of fp32"
@@ -75,6 +82,7 @@ public:
     Dict,      // compile-time dict: dictKeys[i] -> elements[i]
     Mesh,      // tle.device_mesh: axis `names` with sizes `dims`
     Sharding,  // tle.sharding: per tensor dim the mesh axes it is split over; partial axes
+    Lambda,    // a lambda expression with the names it can see where it was written
   };
 
   Kind kind = Kind::None;
@@ -91,7 +99,14 @@ public:
   std::vector<Value> dictKeys;   // Dict
   std::vector<std::string> names;  // Mesh: axis names; Sharding: partial axes
   std::vector<int64_t> dims;       // Mesh: axis sizes
+  std::vector<std::string> levels; // Mesh: the topology level of each axis ("node", "device",
+                                   // "block_cluster", "block"; "" when a reshape lost it)
+  std::vector<std::string> launchNames;  // Mesh: the axes of the mesh it was derived from (the
+  std::vector<int64_t> launchDims;       // launch view, as FlagTree keeps for sub-meshes)
+  std::vector<std::string> launchLevels;
   std::vector<std::vector<std::string>> splits;  // Sharding: axes per tensor dimension
+  const ast::Lambda *lambda = nullptr;  // Lambda
+  std::shared_ptr<const std::map<std::string, Value>> captured;  // Lambda: the enclosing locals
   mlir::Value ir;                // Runtime
   TType type;                    // Runtime
 

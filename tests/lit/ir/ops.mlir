@@ -57,3 +57,72 @@ func.func @block_pointers(%base: !tle.ptr<f16>, %m: i64, %n: i64, %s: i64, %one:
   %t = tle.trans %d {order = array<i32: 1, 0>} : tensor<64x64xf32> -> tensor<64x64xf32>
   return
 }
+
+// CHECK-LABEL: func.func @scans_shapes_debugging
+func.func @scans_shapes_debugging(%x: tensor<16xf32>, %i: tensor<16xi32>) {
+  // CHECK: tle.scan(%{{.*}}) {axis = 0 : i32, reverse = true} : (tensor<16xf32>) -> tensor<16xf32>
+  %s = tle.scan(%x) {axis = 0 : i32, reverse = true} : (tensor<16xf32>) -> tensor<16xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tle.scan.return %c : f32
+  }
+  // CHECK: tle.join %{{.*}}, %{{.*}} : tensor<16xf32> -> tensor<16x2xf32>
+  %j = tle.join %x, %s : tensor<16xf32> -> tensor<16x2xf32>
+  // CHECK: tle.split %{{.*}} : tensor<16x2xf32> -> tensor<16xf32>
+  %l, %r = tle.split %j : tensor<16x2xf32> -> tensor<16xf32>
+  // CHECK: tle.gather %{{.*}}[%{{.*}}] {axis = 0 : i32} : tensor<16xf32>, tensor<16xi32> -> tensor<16xf32>
+  %g = tle.gather %l[%i] {axis = 0 : i32} : tensor<16xf32>, tensor<16xi32> -> tensor<16xf32>
+  // CHECK: tle.print " x"(%{{.*}}, %{{.*}} : tensor<16xf32>, tensor<16xi32>) {hex, isSigned = array<i32: 0, 1>}
+  tle.print " x"(%g, %i : tensor<16xf32>, tensor<16xi32>) {hex, isSigned = array<i32: 0, 1>}
+  // CHECK: tle.print "empty" {isSigned = array<i32>}
+  tle.print "empty" {isSigned = array<i32>}
+  %z = arith.constant dense<true> : tensor<16xi1>
+  // CHECK: tle.assert %{{.*}}, "ok" : tensor<16xi1>
+  tle.assert %z, "ok" : tensor<16xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @descriptors
+func.func @descriptors(%base: !tle.ptr<f16>, %n: i32, %s: i64, %o: i32) {
+  // CHECK: tle.make_tensor_desc %{{.*}}, [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] : <f16> -> <tensor<64x64xf16>>
+  %d = tle.make_tensor_desc %base, [%n, %n], [%s, %s] : !tle.ptr<f16> -> !tle.tensor_desc<tensor<64x64xf16>>
+  // CHECK: tle.desc_load %{{.*}}[%{{.*}}, %{{.*}}] : <tensor<64x64xf16>> -> tensor<64x64xf16>
+  %v = tle.desc_load %d[%o, %o] : !tle.tensor_desc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  // CHECK: tle.desc_store %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : <tensor<64x64xf16>>, tensor<64x64xf16>
+  tle.desc_store %d[%o, %o], %v : !tle.tensor_desc<tensor<64x64xf16>>, tensor<64x64xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @distributed
+func.func @distributed(%g: !tle.ptr<f32>, %s: tensor<16x!tle.ptr<f32, 3>>, %peer: i32) {
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "device"} : !tle.ptr<f32> -> !tle.ptr<f32>
+  %r = tle.remote %g, %peer {space = "device"} : !tle.ptr<f32> -> !tle.ptr<f32>
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : tensor<16x!tle.ptr<f32, 3>> -> tensor<16x!tle.ptr<f32, 7>>
+  %q = tle.remote %s, %peer {space = "cluster"} : tensor<16x!tle.ptr<f32, 3>> -> tensor<16x!tle.ptr<f32, 7>>
+  %b = tle.alloc : !tle.buffer<tensor<16xf32>, "smem">
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : !tle.buffer<tensor<16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "dsmem">
+  %rb = tle.remote %b, %peer {space = "cluster"} : !tle.buffer<tensor<16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "dsmem">
+  // CHECK: tle.local_ptr %{{.*}} : <tensor<16xf32>, "dsmem"> -> tensor<16x!tle.ptr<f32, 7>>
+  %p = tle.local_ptr %rb : !tle.buffer<tensor<16xf32>, "dsmem"> -> tensor<16x!tle.ptr<f32, 7>>
+  // CHECK: tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
+  tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
+  return
+}
+
+// CHECK-LABEL: func.func @warp_specialize
+func.func @warp_specialize(%x: f32) -> f32 {
+  // CHECK: tle.warp_specialize -> f32 default {
+  // CHECK: tle.partition.yield %{{.*}} : f32
+  // CHECK: } workers {
+  // CHECK: tle.partition.yield
+  // CHECK: }, {
+  // CHECK: } {workerNumRegs = array<i32: 40, 24>, workerNumWarps = array<i32: 1, 2>}
+  %r = tle.warp_specialize -> f32 default {
+    tle.partition.yield %x : f32
+  } workers {
+    tle.partition.yield
+  }, {
+    tle.partition.yield
+  } {workerNumRegs = array<i32: 40, 24>, workerNumWarps = array<i32: 1, 2>}
+  return %r : f32
+}

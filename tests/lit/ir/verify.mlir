@@ -98,3 +98,120 @@ func.func @atomic_kind(%p: !tle.ptr<i32>, %v: i32) {
   %r = tle.atomic_rmw "nand" %p, %v {scope = "gpu", sem = "acq_rel"} : !tle.ptr<i32>, i32 -> i32
   return
 }
+
+// -----
+
+func.func @scan_result_type(%x: tensor<16xf32>) {
+  // expected-error @+1 {{each result must have its operand's type}}
+  %s = tle.scan(%x) {axis = 0 : i32, reverse = false} : (tensor<16xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tle.scan.return %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @split_not_two(%x: tensor<16x4xf32>) {
+  // expected-error @+1 {{the operand's minor dimension must have size 2}}
+  %l, %r = tle.split %x : tensor<16x4xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @join_result(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result must be the operand type with a minor dimension of 2}}
+  %j = tle.join %x, %x : tensor<16xf32> -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_dims(%x: tensor<4x8xf32>, %i: tensor<2x2xi32>) {
+  // expected-error @+1 {{indices dimension 1 must equal the source's}}
+  %g = tle.gather %x[%i] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x2xi32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @print_signedness(%x: i32) {
+  // expected-error @+1 {{needs one isSigned entry per operand}}
+  tle.print "x"(%x : i32) {isSigned = array<i32>}
+  return
+}
+
+// -----
+
+func.func @desc_offsets(%base: !tle.ptr<f16>, %n: i32, %s: i64) {
+  %d = tle.make_tensor_desc %base, [%n, %n], [%s, %s] : !tle.ptr<f16> -> !tle.tensor_desc<tensor<64x64xf16>>
+  // expected-error @+1 {{needs one offset per dimension}}
+  %v = tle.desc_load %d[%n] : !tle.tensor_desc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @desc_pointee(%base: !tle.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{the block's element type must be the base pointer's pointee type}}
+  %d = tle.make_tensor_desc %base, [%n], [%s] : !tle.ptr<f32> -> !tle.tensor_desc<tensor<64xf16>>
+  return
+}
+
+// -----
+
+func.func @remote_space(%g: !tle.ptr<f32>, %peer: i32) {
+  // expected-error @+1 {{cluster remote access needs a shared-memory buffer or pointers (address space 3)}}
+  %r = tle.remote %g, %peer {space = "cluster"} : !tle.ptr<f32> -> !tle.ptr<f32, 7>
+  return
+}
+
+// -----
+
+func.func @barrier_axes() {
+  // expected-error @+1 {{axes must be distinct dimensions of the shape}}
+  tle.distributed_barrier "submesh" {axes = array<i64: 2>, shape = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @raw_call_results(%x: tensor<16xf32>) {
+  // expected-error @+1 {{results must be the block arguments' types, in order}}
+  %r = tle.raw_call "f"(%x) {code = "", language = "cuda", spaces = [""], syncScope = "block", threads = array<i64: 32>} : (tensor<16xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @dsa_matmul_spaces() {
+  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, "L1">
+  %b = tle.alloc : !tle.buffer<tensor<16x16xf16>, "L0B">
+  %c = tle.alloc : !tle.buffer<tensor<16x16xf32>, "L0C">
+  // expected-error @+1 {{operands must be in L0A and L0B and the result in L0C}}
+  tle.dsa_matmul %a, %b, %c : !tle.buffer<tensor<16x16xf16>, "L1">, !tle.buffer<tensor<16x16xf16>, "L0B">, !tle.buffer<tensor<16x16xf32>, "L0C">
+  return
+}
+
+// -----
+
+func.func @dsa_subview_fit(%o: i32) {
+  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, "UB">
+  // expected-error @+1 {{sizes and strides must fit in the source}}
+  %v = tle.dsa_subview %a[%o, %o] {sizes = array<i64: 16, 16>, strides = array<i64: 2, 1>} : !tle.buffer<tensor<16x16xf16>, "UB"> -> !tle.buffer<tensor<16x16xf16>, "UB">
+  return
+}
+
+// -----
+
+func.func @warp_specialize_counts() {
+  // expected-error @+1 {{needs one warp count and one register count per worker region}}
+  tle.warp_specialize default {
+    tle.partition.yield
+  } workers {
+    tle.partition.yield
+  } {workerNumRegs = array<i32: 40>, workerNumWarps = array<i32: 1, 1>}
+  return
+}

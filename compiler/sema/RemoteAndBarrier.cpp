@@ -1,0 +1,174 @@
+// TLE distributed at run time: tle.remote (another shard's buffer or memory) and
+// tle.distributed_barrier (synchronizing a mesh or a sub-mesh).
+#include "sema/Lowering.h"
+
+#include "ir/Dialect.h"
+
+#include <algorithm>
+
+namespace tle::sema {
+
+namespace {
+
+std::string names(const std::vector<std::string> &list) {
+  std::string s;
+  for (const std::string &n : list) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace
+
+// tle.remote(tensor, shard_id, scope=None, space=None): a shared-memory buffer or pointers
+// of another block of the cluster ("cluster"), or global pointers of a symmetric
+// allocation on another GPU ("device"). A tuple shard_id gives coordinates along the
+// axes of the scope mesh that the access crosses: the block_cluster axes for "cluster",
+// the node and device axes for "device".
+Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
+  std::vector<SourceRange> where;
+  auto a = bindArgs(*this, "tle.remote", {{"tensor", true}, {"shard_id", true}, {"scope", false}, {"space", false}, {"dtype", false}},
+                    args, at, &where);
+  const Value &x = *a[0];
+  auto describe = [](const Value &v) { return withArticle(v.isRuntime() ? v.type.str() : v.describe()); };
+  if (!x.isRuntime() || !(x.type.isBuffer || x.type.isPointer))
+    fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, shared-memory pointers or global pointers, got " + describe(x));
+  if ((x.type.isBuffer && x.type.space == "dsmem") || (x.type.isPointer && x.type.addressSpace == 7))
+    fail(where[0], DiagId::TypeMismatch, "tle.remote cannot be applied twice: this is already " + describe(x) +
+                                             "; materialize pointer views with tle.gpu.local_ptr(remote_buffer, indices)");
+  if (x.type.isBuffer && x.type.space != "smem")
+    fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, got " + describe(x));
+  if (x.type.isPointer && x.type.addressSpace != 3 && x.type.addressSpace != 1)
+    fail(where[0], DiagId::TypeMismatch, "tle.remote needs pointers to shared (address space 3) or global memory, got " + describe(x));
+  std::string space = x.type.isPointer && x.type.addressSpace == 1 ? "device" : "cluster";
+  if (a[3] && a[3]->kind != Value::Kind::None) {
+    if (a[3]->kind != Value::Kind::Str || (a[3]->text != "cluster" && a[3]->text != "device"))
+      fail(where[3], DiagId::ConstantError, "space must be 'cluster' or 'device'");
+    if (a[3]->text != space)
+      fail(where[3], DiagId::TypeMismatch, "space='" + a[3]->text + "' does not fit " + describe(x) + ": " +
+                                               (space == "device" ? "global memory is reached across GPUs (space='device')"
+                                                                  : "shared memory is reached across the cluster (space='cluster')"));
+  }
+  const Value *scope = nullptr;
+  if (a[2] && a[2]->kind != Value::Kind::None) {
+    if (a[2]->kind != Value::Kind::Mesh) fail(where[2], DiagId::TypeMismatch, "scope must be a device mesh, got " + a[2]->describe());
+    scope = &*a[2];
+    noteLaunchMesh(*scope, where[2], "tle.remote's scope");
+  }
+  // The scope axes the shard id ranges over.
+  std::vector<size_t> axes;
+  if (scope) {
+    for (size_t i = 0; i < scope->dims.size(); ++i)
+      if (space == "device" ? isDeviceLevel(*scope, i) : scope->levels[i] == "block_cluster") axes.push_back(i);
+    if (axes.empty() && space == "cluster")
+      for (size_t i = 0; i < scope->dims.size(); ++i)
+        if (!isDeviceLevel(*scope, i)) axes.push_back(i);
+  }
+  std::vector<std::string> axisNames;
+  int64_t shards = 1;
+  for (size_t i : axes) axisNames.push_back(scope->names[i]), shards *= scope->dims[i];
+  std::string levelWords = space == "device" ? "node/device" : "cluster";
+  TType i32;
+  i32.dtype = DType::I32;
+  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) {
+    Value s = v.isRuntime() ? v : toRuntime(v, r, &i32);
+    if (s.type.isBlock() || s.type.isPointer || s.type.isBuffer || s.type.isBlockPtr || s.type.isTensorDesc || !isInt(s.type.dtype))
+      fail(r, DiagId::TypeMismatch, std::string(what) + " must be an integer scalar, got " + describe(v));
+    return s.type.dtype == DType::I32 ? s : cast(s, DType::I32, r);
+  };
+  const Value &id = *a[1];
+  Value shard;
+  if (id.kind == Value::Kind::Tuple) {
+    if (!scope) fail(where[1], DiagId::TypeMismatch, "a tuple shard_id needs scope=mesh to linearize its coordinates");
+    if (axes.empty())
+      fail(where[2], DiagId::ShapeMismatch, "the scope mesh has no " + levelWords + " axes to address " + describe(x) + " on");
+    if (id.elements.size() != axes.size())
+      fail(where[1], DiagId::ShapeMismatch, "a tuple shard_id needs one coordinate per " + levelWords + " axis of the scope mesh (" +
+                                                names(axisNames) + "): " + std::to_string(axes.size()) + ", got " +
+                                                std::to_string(id.elements.size()));
+    // Row-major over the axes: the last coordinate varies fastest.
+    int64_t stride = 1;
+    bool runtime = std::any_of(id.elements.begin(), id.elements.end(), [](const Value &v) { return v.isRuntime(); });
+    int64_t linear = 0;
+    Value sum;
+    for (size_t k = axes.size(); k-- > 0;) {
+      const Value &c = id.elements[k];
+      int64_t size = scope->dims[axes[k]];
+      if (!c.isRuntime()) {
+        int64_t v = requireInt(c, where[1], "a shard_id coordinate");
+        if (v < 0 || v >= size)
+          fail(where[1], DiagId::ShapeMismatch, "shard_id coordinate " + std::to_string(v) + " is out of range for axis '" +
+                                                    scope->names[axes[k]] + "' of size " + std::to_string(size));
+        linear += v * stride;
+      }
+      if (runtime) {
+        Value term = binary(ast::BinaryOp::Mul, scalarInt(c, where[1], "a shard_id coordinate"), Value::ofInt(stride), at, at, at);
+        sum = sum.kind == Value::Kind::None ? term : binary(ast::BinaryOp::Add, sum, term, at, at, at);
+      }
+      stride *= size;
+    }
+    shard = runtime ? sum : toRuntime(Value::ofInt(linear), where[1], &i32);
+  } else if (id.isRuntime()) {
+    shard = scalarInt(id, where[1], "a runtime shard_id");
+  } else {
+    int64_t v = requireInt(id, where[1], "shard_id");
+    if (v < 0) fail(where[1], DiagId::ConstantError, "shard_id must be >= 0, got " + std::to_string(v));
+    if (scope && !axes.empty() && v >= shards)
+      fail(where[1], DiagId::ShapeMismatch, "shard_id " + std::to_string(v) + " is out of range for the " + std::to_string(shards) +
+                                                " shards of the scope's " + levelWords + " axes (" + names(axisNames) + ")");
+    shard = toRuntime(Value::ofInt(v), where[1], &i32);
+  }
+  TType t = x.type;
+  if (t.isBuffer) t.space = "dsmem";
+  else if (space == "cluster") t.addressSpace = 7;
+  auto op = builder_.create<tle::ir::RemoteOp>(loc(at), irType(t), x.ir, shard.ir, builder_.getStringAttr(space));
+  return Value::ofRuntime(op.getResult(), t);
+}
+
+// tle.distributed_barrier(mesh=None): None is the thread-block cluster; a mesh must be a
+// sub-mesh of the kernel's launch mesh.
+Value FunctionLowering::distributedBarrier(CallArgs &args, SourceRange at) {
+  std::vector<SourceRange> where;
+  auto a = bindArgs(*this, "tle.distributed_barrier", {{"mesh", false}}, args, at, &where);
+  mlir::Location l = loc(at);
+  if (!a[0] || a[0]->kind == Value::Kind::None) {
+    builder_.create<tle::ir::DistributedBarrierOp>(l, builder_.getStringAttr("cluster"), builder_.getDenseI64ArrayAttr({}),
+                                                  builder_.getDenseI64ArrayAttr({}));
+    return Value::none();
+  }
+  const Value &mesh = *a[0];
+  if (mesh.kind != Value::Kind::Mesh) fail(where[0], DiagId::TypeMismatch, "tle.distributed_barrier needs a device mesh, got " + mesh.describe());
+  noteLaunchMesh(mesh, where[0], "tle.distributed_barrier's mesh");
+  const Value &launch = *launchMesh_;
+  int64_t meshSize = 1, launchSize = 1;
+  for (int64_t d : mesh.dims) meshSize *= d;
+  for (int64_t d : launch.dims) launchSize *= d;
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < mesh.names.size(); ++i) {
+    auto it = std::find(launch.names.begin(), launch.names.end(), mesh.names[i]);
+    if (it == launch.names.end() || launch.dims[static_cast<size_t>(it - launch.names.begin())] != mesh.dims[i]) {
+      if (meshSize == launchSize) {  // a flattened or reshaped view of the whole launch mesh
+        axes.clear();
+        for (size_t k = 0; k < launch.names.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+        break;
+      }
+      fail(where[0], DiagId::ShapeMismatch, "tle.distributed_barrier's mesh is not a sub-mesh of the kernel's launch mesh (" +
+                                                names(launch.names) + "): its axis '" + mesh.names[i] + "' is not one of the launch axes");
+    }
+    axes.push_back(it - launch.names.begin());
+  }
+  bool device = false, block = false;
+  std::vector<int64_t> clusterAxes;
+  for (size_t k = 0; k < launch.names.size(); ++k)
+    if (launch.levels.size() > k && launch.levels[k] == "block_cluster") clusterAxes.push_back(static_cast<int64_t>(k));
+  for (int64_t k : axes) {
+    const std::string &level = launch.levels.size() > static_cast<size_t>(k) ? launch.levels[k] : std::string();
+    device |= level == "node" || level == "device";
+    block |= level == "block";
+  }
+  std::sort(axes.begin(), axes.end());
+  std::string kind = device ? "device" : block ? "grid" : axes == clusterAxes ? "cluster" : "submesh";
+  builder_.create<tle::ir::DistributedBarrierOp>(l, builder_.getStringAttr(kind), builder_.getDenseI64ArrayAttr(launch.dims),
+                                                builder_.getDenseI64ArrayAttr(axes));
+  return Value::none();
+}
+
+}  // namespace tle::sema
