@@ -182,6 +182,22 @@ def test_attention(k):
                 check(f"attention d={d} causal={causal} {z}x{h}x{n} M", m.view(z, h, n), lse, 1e-3, 1e-3)
 
 
+def test_attention_descriptors(k):
+    """Triton 3.6's attention tutorial, which makes tensor descriptors inside the kernel."""
+    for sym, d, causal in (("attn36_d64_causal", 64, True), ("attn36_d128", 128, False)):
+        z, h, n = 2, 3, 320
+        q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+        kk = torch.randn_like(q)
+        v = torch.randn_like(q)
+        sm_scale = 1.0 / d ** 0.5
+        out = torch.full_like(q, float("nan"))
+        m = torch.full((z * h, n), float("nan"), device="cuda", dtype=torch.float32)
+        k[sym]((triton_cdiv(n, 64), z * h), sm_scale, m, z, h, q, kk, v, out, n)
+        ref, lse = attention_ref(q, kk, v, causal, sm_scale)
+        check(f"attention (3.6, descriptors) d={d} causal={causal} {z}x{h}x{n}", out, ref, 1e-2, 1e-2)
+        check(f"attention (3.6, descriptors) d={d} causal={causal} M", m.view(z, h, n), lse, 1e-3, 1e-3)
+
+
 def test_device_library(k):
     x = torch.randn(32, 64, device="cuda")
     y = torch.full((64, 32), float("nan"), device="cuda")
@@ -218,6 +234,7 @@ def main():
     test_layer_norm(k)
     test_matmul(k)
     test_attention(k)
+    test_attention_descriptors(k)
     test_device_library(k)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")

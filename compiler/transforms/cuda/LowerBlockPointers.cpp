@@ -27,6 +27,7 @@ struct BlockPointerParts {
   Value base;
   SmallVector<Value> shape, strides, offsets;
   RankedTensorType block;
+  std::string padding = "zero";  // descriptors: what out-of-bounds loads read
 };
 
 class BlockPointerLowering {
@@ -43,7 +44,8 @@ class BlockPointerLowering {
   }
 
  private:
-  static bool isBlockPointer(Type t) { return isa<ir::BlockPointerType>(t); }
+  // Tensor descriptors (tl.make_tensor_descriptor) are block pointers without offsets.
+  static bool isBlockPointer(Type t) { return isa<ir::BlockPointerType, ir::TensorDescType>(t); }
 
   LogicalResult rewriteBlock(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -62,6 +64,40 @@ class BlockPointerLowering {
       p.block = cast<ir::BlockPointerType>(make.getType()).getBlockType();
       parts_[make.getResult()] = p;
       dead_.push_back(op);
+      return success();
+    }
+    if (auto make = dyn_cast<ir::MakeTensorDescOp>(op)) {
+      BlockPointerParts p;
+      OpBuilder b(op);
+      p.base = make.getBase();
+      for (Value extent : make.getShape())
+        p.shape.push_back(b.create<arith::ExtSIOp>(op->getLoc(), b.getI64Type(), extent));
+      p.strides.assign(make.getStrides().begin(), make.getStrides().end());
+      p.block = cast<ir::TensorDescType>(make.getType()).getBlockType();
+      p.padding = make.getPadding().str();
+      parts_[make.getResult()] = p;
+      dead_.push_back(op);
+      return success();
+    }
+    if (isa<ir::DescLoadOp, ir::DescStoreOp>(op)) {
+      // Every dimension is bounds-checked: out of bounds reads the padding, writes nothing.
+      OpBuilder b(op);
+      BlockPointerParts p = parts_.lookup(op->getOperand(0));
+      auto offsets = isa<ir::DescLoadOp>(op) ? cast<ir::DescLoadOp>(op).getOffsets() : cast<ir::DescStoreOp>(op).getOffsets();
+      p.offsets.assign(offsets.begin(), offsets.end());
+      SmallVector<int32_t> all;
+      for (size_t d = 0; d < p.offsets.size(); ++d) all.push_back(static_cast<int32_t>(d));
+      auto [ptrs, mask] = pointersAndMask(b, op->getLoc(), p, all);
+      if (auto load = dyn_cast<ir::DescLoadOp>(op)) {
+        Value other = padding(b, op->getLoc(), load.getType(), StringRef(p.padding));
+        auto lowered = b.create<ir::LoadOp>(op->getLoc(), load.getType(), ptrs, mask, other, StringAttr(), StringAttr(),
+                                            false, false);
+        load.getResult().replaceAllUsesWith(lowered.getResult());
+      } else {
+        auto store = cast<ir::DescStoreOp>(op);
+        b.create<ir::StoreOp>(op->getLoc(), ptrs, store.getValue(), mask, StringAttr(), StringAttr());
+      }
+      op->erase();
       return success();
     }
     if (auto advance = dyn_cast<ir::AdvanceOp>(op)) {
