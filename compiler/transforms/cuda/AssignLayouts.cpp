@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <numeric>
@@ -219,12 +220,39 @@ class LayoutSolver {
 
   // Tensor-core accumulators: warps spread over M and N as Triton does (more along the
   // dimension with more 16x8 instruction tiles left per warp).
+  // The dot whose A operand `v` flows into through elementwise ops, if any (attention's
+  // P = softmax(Q K^T) feeding P V).
+  static ir::DotOp dotFedThroughA(Value v, int depth = 0) {
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto dot = dyn_cast<ir::DotOp>(user)) {
+        if (use.getOperandNumber() == 0) return dot;
+        continue;
+      }
+      if (depth < 32 && user->getNumResults() == 1 && user->getNumRegions() == 0)
+        if (ir::DotOp d = dotFedThroughA(user->getResult(0), depth + 1)) return d;
+    }
+    return {};
+  }
+
   void anchorDots() {
+    // Chained dots put every warp along M, as Triton does: then the first accumulator's
+    // registers are already the second dot's A fragments, no shared memory in between.
+    llvm::DenseSet<Operation *> chained;
+    for (ir::DotOp dot : dots_)
+      if (ir::DotOp next = dotFedThroughA(dot.getResult())) {
+        chained.insert(dot);
+        chained.insert(next);
+      }
     for (ir::DotOp dot : dots_) {
       auto type = cast<RankedTensorType>(dot.getType());
       if (type.getRank() != 2) continue;
       int64_t m = type.getDimSize(0), n = type.getDimSize(1);
       unsigned wm = 1, wn = 1;
+      if (chained.count(dot)) {
+        wm = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(numWarps_, m / 16)));
+        wn = numWarps_ / wm;
+      }
       while (wm * wn < numWarps_) {
         if (m / 16 / wm >= n / 16 / wn && wm < m / 16) wm *= 2;
         else wn *= 2;
@@ -292,7 +320,11 @@ class LayoutSolver {
         OpOperand &operand = dot->getOpOperand(i);
         Type element = cast<RankedTensorType>(operand.get().getType()).getElementType();
         Attribute wanted = ir::DotOperandLayoutAttr::get(f_.getContext(), i, accumulator, element.getIntOrFloatBitWidth());
+        // Convert where the operand is made, so that a loop-invariant operand (attention's
+        // Q) is converted once, not in every iteration.
         OpBuilder b(dot);
+        if (Operation *def = operand.get().getDefiningOp()) b.setInsertionPointAfter(def);
+        else b.setInsertionPointToStart(cast<BlockArgument>(operand.get()).getOwner());
         Location loc = dot.getLoc();
         if (auto named = dyn_cast<NameLoc>(loc)) loc = named.getChildLoc();  // not named after the dot's result
         Value converted = b.create<ir::ConvertLayoutOp>(loc, withLayout(operand.get().getType(), wanted), operand.get());
