@@ -7,6 +7,7 @@
 #include "sema/Sema.h"
 #ifdef TLE_HAVE_MLIR
 #include "codegen/cuda/CudaBackend.h"
+#include "codegen/cuda/Nvrtc.h"
 #endif
 
 #include <spdlog/spdlog.h>
@@ -114,7 +115,8 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       deps.insert(deps.end(), imported.begin(), imported.end());
       spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(semaStart));
       if (!ok) return false;
-    } else if ((options.emit == EmitKind::Cuda || options.emit == EmitKind::Header) &&
+    } else if ((options.emit == EmitKind::Cuda || options.emit == EmitKind::Header ||
+                ((options.emit == EmitKind::Ptx || options.emit == EmitKind::Cubin) && haveNvrtc())) &&
                options.target.kind == Target::Kind::Cuda) {
       SemaOptions sema = semaOptions(options, std::move(kernels));
       CudaOptions cuda;
@@ -134,6 +136,25 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       if (!ok) return false;
       if (options.emit == EmitKind::Header) {
         output = std::move(result.header);
+      } else if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Cubin) {
+        NvrtcRequest request;
+        request.source = std::move(result.main);
+        request.name = cuda.inputName + ".cu";
+        request.headers = {{cuda.headerName, result.header}};
+        request.includeDirs = {TLE_DEVICE_INCLUDE_DIR};
+#ifdef TLE_CUDA_INCLUDE_DIR
+        request.includeDirs.push_back(std::string(TLE_CUDA_INCLUDE_DIR) + "/cccl");
+        request.includeDirs.push_back(TLE_CUDA_INCLUDE_DIR);
+#endif
+        request.arch = options.target.arch;
+        request.cubin = options.emit == EmitKind::Cubin;
+        auto nvrtcStart = std::chrono::steady_clock::now();
+        std::string error;
+        if (!compileWithNvrtc(request, output, error)) {
+          diags.report(DiagId::InternalError, "NVRTC could not compile the generated CUDA C++: " + error);
+          return false;
+        }
+        spdlog::info("NVRTC compiled {} in {:.2f} ms", emitKindName(options.emit), millisecondsSince(nvrtcStart));
       } else {
         output = std::move(result.main);
         if (!options.writesToStdout()) header = std::move(result.header);

@@ -22,6 +22,7 @@ if os.path.exists(tle_opt):
 nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
 if os.path.exists(nvcc) and os.environ.get("TLE_LIT_NVCC", "1") != "0":
     config.available_features.add("nvcc")
+    config.available_features.add("nvrtc")  # tlec links NVRTC when the toolkit is found
     config.substitutions.append(("%nvcc", nvcc + " -std=c++17 -O3 -Werror all-warnings -I" +
                                  os.path.join(config.tle_src_root, "stdlib", "include") + " -I" +
                                  os.path.join(config.tle_src_root, "runtime", "include")))

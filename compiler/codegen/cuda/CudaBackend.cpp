@@ -152,10 +152,12 @@ class CudaBackend : public Backend {
 
     std::ostringstream cu;
     cu << banner(options_.inputName);
-    cu << "#include \"" << options_.headerName << "\"\n\n";
+    // Host parts (header, launchers) are hidden from NVRTC, which compiles device code only.
+    cu << "#ifndef __CUDACC_RTC__\n#include \"" << options_.headerName << "\"\n\n#include <atomic>\n#include <cstdint>\n#endif\n\n";
     cu << "#include <tle/cuda/tle.cuh>\n\n";
-    cu << "#include <atomic>\n#include <cstdint>\n\n";
-    for (const cuda::PrintedKernel &k : kernels) cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launcherDefinition(k) << "\n";
+    for (const cuda::PrintedKernel &k : kernels)
+      cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
+         << "#endif  // __CUDACC_RTC__\n\n";
     out.main = cu.str();
 
     std::ostringstream h;
