@@ -674,6 +674,7 @@ Value FunctionLowering::attribute(const Attribute &a) {
   switch (base.kind) {
   case Value::Kind::Module: return attributeOfModule(base, a.attr, a.attrRange);
   case Value::Kind::Runtime: return attributeOfRuntime(base, a.attr, a.attrRange);
+  case Value::Kind::Object: return attributeOfObject(base, a.attr, a.attrRange);
   case Value::Kind::Mesh:
     if (a.attr == "shape") {
       std::vector<Value> d;

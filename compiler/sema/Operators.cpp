@@ -51,6 +51,7 @@ std::string Value::describe() const {
   case Kind::Mesh: return "device mesh";
   case Kind::Sharding: return "sharding spec";
   case Kind::Lambda: return "lambda";
+  case Kind::Object: return text;
   }
   return "?";
 }
