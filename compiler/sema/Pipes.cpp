@@ -54,7 +54,7 @@ Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, Sou
     Value x = v.isRuntime() ? v : toRuntime(v, r, &i32);
     if (x.type.isBlock() || x.type.isPointer || x.type.isBuffer || x.type.isBlockPtr || x.type.isTensorDesc || !isInt(x.type.dtype))
       fail(r, DiagId::TypeMismatch, std::string(what) + " must be an integer scalar, got " +
-                                        withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+                                        (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
     return x.type.dtype == DType::I32 ? x : cast(x, DType::I32, r);
   };
   auto slotOf = [&](const Value &buffer, const Value &stage, SourceRange r) {
@@ -96,7 +96,7 @@ Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, Sou
           fail(r, DiagId::ConstantError, "pipe field names must not start with '_' and must not be 'fields', got '" + key + "'");
         if (!v.isRuntime() || !v.type.isBuffer || v.type.space != "smem" || v.type.blockShape.size() < 2)
           fail(r, DiagId::TypeMismatch, "pipe field '" + key + "' must be a shared-memory buffer (tle.gpu.alloc) of rank 2 or more, got " +
-                                            withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+                                            (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
         fieldNames.push_back(key);
         fields.push_back(v);
         fieldRanges.push_back(r);
