@@ -30,7 +30,7 @@ const std::set<std::string> kDebugging = {"device_print", "device_assert", "stat
 const std::set<std::string> kDescriptors = {"make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"};
 
 const std::set<std::string> kPlannedTle = {
-    "pipeline_group", "reshard", "distributed_dot", "jit", "gpu", "dsa"};
+    "pipeline_group", "reshard", "distributed_dot", "gpu", "dsa"};
 
 // Lowered here; also callable as methods of a block (x.sum(axis=0), x.to(tl.float16), ...).
 const std::set<std::string> kReductions = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce"};
@@ -621,6 +621,7 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofBuiltin("tle." + attr);
     if (attr == "B") return Value::none();  // "broadcast": replicated along the dimension
     if (attr == "raw") return Value::ofModule("tle.raw");
+    if (attr == "jit") return Value::ofBuiltin("triton.jit");
     if (attr == "hardware_constraint") return Value::ofBuiltin("tle.hardware_constraint");
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
     bool cuda = currentModule().target.rfind("cuda:", 0) == 0;
