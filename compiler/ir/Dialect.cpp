@@ -634,4 +634,27 @@ LogicalResult WarpSpecializeOp::verify() {
   return success();
 }
 
+LogicalResult BufferSlotOp::verify() {
+  BufferType src = getBuffer().getType(), dst = getType();
+  if (src.getSpace() != "smem" || dst.getSpace() != "smem") return emitOpError("slots are views of shared-memory buffers");
+  RankedTensorType block = src.getBlockType();
+  if (block.getRank() < 2) return emitOpError("needs a buffer of rank 2 or more");
+  if (dst.getBlockType() != RankedTensorType::get(block.getShape().drop_front(), block.getElementType()))
+    return emitOpError("result must drop the leading dimension");
+  return success();
+}
+
+LogicalResult PipeCreateOp::verify() {
+  if (getCapacity() <= 0) return emitOpError("capacity must be positive");
+  if (getFields().empty()) return emitOpError("needs at least one payload field");
+  if (getFieldNames().size() != getFields().size()) return emitOpError("needs one name per field");
+  if (getScope() != "cta") return emitOpError("scope must be 'cta'");
+  for (Value f : getFields()) {
+    auto buf = cast<BufferType>(f.getType());
+    if (buf.getSpace() != "smem" || buf.getBlockType().getRank() < 2 || buf.getBlockType().getDimSize(0) != getCapacity())
+      return emitOpError("fields must be shared-memory buffers of rank 2 or more whose leading dimension is the capacity");
+  }
+  return success();
+}
+
 }  // namespace tle::ir

@@ -508,4 +508,40 @@ def Tle_PartitionYieldOp : Tle_Op<"partition.yield", [Pure, Terminator, HasParen
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
+// ---- TLE-Lite pipes ---------------------------------------------------------------------------
+def Tle_BufferSlotOp : Tle_Op<"buffer_slot", [Pure]> {
+  let summary = "slot `stage` of a shared-memory buffer: a view dropping its leading dimension";
+  let arguments = (ins Tle_Buffer:$buffer, I32:$stage);
+  let results = (outs Tle_Buffer:$result);
+  let assemblyFormat = "$buffer `[` $stage `]` attr-dict `:` type($buffer) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_PipeCreateOp : Tle_Op<"pipe_create", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a pipe of `capacity` slots over the payload buffers (leading dimension = capacity)";
+  let arguments = (ins Variadic<Tle_Buffer>:$fields, I32Attr:$capacity, StrArrayAttr:$fieldNames, StrArrayAttr:$readers,
+                       StrAttr:$scope, OptionalAttr<StrAttr>:$name, UnitAttr:$oneShot);
+  let results = (outs Tle_PipeType:$result);
+  let assemblyFormat = "`(` $fields `)` attr-dict `:` type($fields)";
+  let hasVerifier = 1;
+}
+
+class Tle_PipeStepOp<string mnemonic, string what> : Tle_Op<mnemonic, [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = what # " (slot = iteration % capacity, phase = iteration / capacity % 2)";
+  let arguments = (ins Tle_PipeType:$pipe, I32:$iteration, StrAttr:$reader);
+  let assemblyFormat = "$pipe `,` $iteration attr-dict";
+}
+
+def Tle_PipeAcquireOp : Tle_PipeStepOp<"pipe_acquire", "the writer waits until a slot is free">;
+def Tle_PipeCommitOp : Tle_PipeStepOp<"pipe_commit", "the writer publishes a filled slot">;
+def Tle_PipeCloseOp : Tle_PipeStepOp<"pipe_close", "the writer marks the pipe closed at this iteration">;
+def Tle_PipeReleaseOp : Tle_PipeStepOp<"pipe_release", "a reader gives a slot back">;
+
+def Tle_PipeWaitOp : Tle_Op<"pipe_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a reader waits for a filled slot; true when the pipe was closed instead";
+  let arguments = (ins Tle_PipeType:$pipe, I32:$iteration, StrAttr:$reader);
+  let results = (outs I1:$closed);
+  let assemblyFormat = "$pipe `,` $iteration attr-dict";
+}
+
 #endif

@@ -44,6 +44,13 @@ def Tle_TensorDescType : TypeDef<Tle_Dialect, "TensorDesc"> {
 def Tle_TensorDesc : Type<CPred<"::mlir::isa<::tle::ir::TensorDescType>($_self)">, "tensor descriptor",
                           "::tle::ir::TensorDescType">;
 
+// A pipe (tle.pipe): a ring of `capacity` slots of shared-memory payload buffers between a
+// writer and readers, with the barriers that order them.
+def Tle_PipeType : TypeDef<Tle_Dialect, "Pipe"> {
+  let mnemonic = "pipe";
+  let summary = "a producer/consumer ring of shared-memory slots";
+}
+
 def Tle_Buffer : Type<CPred<"::mlir::isa<::tle::ir::BufferType>($_self)">, "buffer", "::tle::ir::BufferType">;
 
 def Tle_BlockPtr : Type<CPred<"::mlir::isa<::tle::ir::BlockPointerType>($_self)">, "block pointer",

@@ -30,7 +30,7 @@ const std::set<std::string> kDebugging = {"device_print", "device_assert", "stat
 const std::set<std::string> kDescriptors = {"make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"};
 
 const std::set<std::string> kPlannedTle = {
-    "pipeline_group", "reshard", "distributed_dot", "jit", "gpu", "dsa", "pipe"};
+    "pipeline_group", "reshard", "distributed_dot", "gpu", "dsa"};
 
 // Lowered here; also callable as methods of a block (x.sum(axis=0), x.to(tl.float16), ...).
 const std::set<std::string> kReductions = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce"};
@@ -616,10 +616,12 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
       return Value::ofBuiltin("tle." + attr);
     if (attr == "pipeline_group") return Value::ofBuiltin("tle.pipeline_group");
     if (attr == "device_mesh" || attr == "sharding" || attr == "shard_id" || attr == "S" || attr == "P" ||
-        attr == "make_sharded_tensor" || attr == "remote" || attr == "distributed_barrier" || attr == "call")
+        attr == "make_sharded_tensor" || attr == "remote" || attr == "distributed_barrier" || attr == "call" ||
+        attr == "pipe")
       return Value::ofBuiltin("tle." + attr);
     if (attr == "B") return Value::none();  // "broadcast": replicated along the dimension
     if (attr == "raw") return Value::ofModule("tle.raw");
+    if (attr == "jit") return Value::ofBuiltin("triton.jit");
     if (attr == "hardware_constraint") return Value::ofBuiltin("tle.hardware_constraint");
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
     bool cuda = currentModule().target.rfind("cuda:", 0) == 0;
@@ -659,6 +661,7 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
 }
 
 Value FunctionLowering::attributeOfRuntime(const Value &v, const std::string &attr, SourceRange at) {
+  if (v.type.isBuffer && attr == "slot") return Value::ofBuiltin("buffer.slot", {v});
   if (v.type.isTensorDesc) {
     if (attr == "load" || attr == "store") return Value::ofBuiltin("desc." + attr, {v});
     if (attr == "dtype") return Value::ofDType(v.type.dtype);
@@ -968,6 +971,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     return distributed(name, args, at);
   if (name == "mesh.flatten" || name == "mesh.reshape") return distributed(name, args, at);
   if (name == "tle.remote") return remote(args, at);
+  if (name == "tle.pipe" || name.rfind("pipe.", 0) == 0 || name == "buffer.slot") return pipeBuiltin(name, args, at);
   if (name == "tle.raw.language" || name == "tle.hardware_constraint")
     fail(at, DiagId::UnsupportedInKernel, name + " is a decorator of raw functions, not something to call in a kernel");
   if (name == "tle.raw.call_smem") fail(at, DiagId::NotImplemented, "tle.raw.call_smem is not implemented; use tle.call");

@@ -53,10 +53,12 @@ void FunctionLowering::deviceAssert(const Value &condition, const std::string &m
   if (c.type.isPointer || c.type.isBlockPtr || c.type.isBuffer || c.type.isTensorDesc)
     fail(at, DiagId::TypeMismatch, "an assertion needs a condition (a scalar or a block of numbers), got " + withArticle(c.type.str()));
   if (c.type.dtype != DType::I1) c = cast(c, DType::I1, at);
-  if (mask) {  // lanes outside the mask are not checked
-    std::optional<Value> m = maskArg(mask, c.type.shape, at);
-    if (m && m->type.shape.size() > c.type.shape.size()) c = broadcastTo(c, m->type.shape, at);
-    if (m) c = binary(ast::BinaryOp::BitOr, c, unary(ast::UnaryOp::Invert, *m, at), at, at, at);
+  if (mask && mask->kind != Value::Kind::None) {  // lanes outside the mask are not checked
+    Value m = toRuntime(*mask, at);
+    if (m.type.isPointer || m.type.isBlockPtr || m.type.isBuffer || m.type.isTensorDesc)
+      fail(at, DiagId::TypeMismatch, "an assertion's mask must be a condition, got " + withArticle(m.type.str()));
+    if (m.type.dtype != DType::I1) m = cast(m, DType::I1, at);
+    c = binary(ast::BinaryOp::BitOr, c, unary(ast::UnaryOp::Invert, m, at), at, at, at);  // broadcasts both
   }
   builder_.create<tle::ir::AssertOp>(loc(at), c.ir, builder_.getStringAttr(message));
 }
@@ -99,7 +101,7 @@ Value FunctionLowering::debugging(const std::string &name, CallArgs &args, Sourc
   const Value &prefixArg = args.positional[0];
   if (prefixArg.kind != Value::Kind::Str)
     fail(args.positionalRanges[0], DiagId::TypeMismatch, fn + " needs a string prefix as its first argument, got " +
-                                                             withArticle(prefixArg.isRuntime() ? prefixArg.type.str() : prefixArg.describe()));
+                                                             (prefixArg.isRuntime() ? withArticle(prefixArg.type.str()) : prefixArg.describe()));
   std::string prefix = prefixArg.text;
   for (unsigned char ch : prefix)
     if (ch < 0x20 || ch > 0x7e)

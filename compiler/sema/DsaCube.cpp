@@ -9,7 +9,7 @@ namespace tle::sema {
 Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto describe = [](const Value &v) { return withArticle(v.isRuntime() ? v.type.str() : v.describe()); };
+  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   auto localBuffer = [&](const Value &v, SourceRange r, const std::string &what) {
     if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem" || v.type.space == "dsmem")
       fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " + describe(v));

@@ -56,6 +56,31 @@ void collectAssigned(const StmtList &stmts, std::set<std::string> &out) {
   }
 }
 
+// True when two compile-time values that Python's == does not compare here (meshes, sharding
+// specs, dicts, lambdas, TLE objects, functions, modules, builtins) are the same value.
+bool sameObject(const Value &a, const Value &b) {
+  if (a.kind != b.kind) return false;
+  auto sameList = [](const std::vector<Value> &x, const std::vector<Value> &y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i].isRuntime() ? !(y[i].isRuntime() && x[i].ir == y[i].ir) : !sameObject(x[i], y[i])) return false;
+    return true;
+  };
+  switch (a.kind) {
+  case Value::Kind::Mesh: return a.names == b.names && a.dims == b.dims && a.levels == b.levels && a.launchNames == b.launchNames;
+  case Value::Kind::Sharding: return a.splits == b.splits && a.names == b.names;
+  case Value::Kind::Dict: return sameList(a.dictKeys, b.dictKeys) && sameList(a.elements, b.elements);
+  case Value::Kind::Lambda: return a.lambda == b.lambda && a.captured == b.captured;
+  case Value::Kind::Object:
+    return a.text == b.text && a.ir == b.ir && a.names == b.names && a.objectName == b.objectName &&
+           sameList(a.elements, b.elements) && sameList(a.boundArgs, b.boundArgs);
+  case Value::Kind::Function: return a.function == b.function;
+  case Value::Kind::Module: return a.text == b.text && a.scope == b.scope;
+  case Value::Kind::Builtin: return a.text == b.text && sameList(a.boundArgs, b.boundArgs);
+  default: return false;  // numbers, strings, tuples, dtypes: Python's == decides
+  }
+}
+
 bool isJitDecorator(const Expr &d) {
   const Expr *e = &d;
   if (auto *c = dyn_cast<Call>(e)) e = c->func.get();
@@ -397,6 +422,10 @@ void FunctionLowering::ifStmt(const If &s) {
       after[name] = tv;
       continue;
     }
+    if (!tv.isRuntime() && !ev.isRuntime() && sameObject(tv, ev)) {  // meshes, lambdas, pipes, ...
+      after[name] = tv;
+      continue;
+    }
     if (!tv.isRuntime() && !ev.isRuntime()) {
       Value same;
       std::string err;
@@ -679,6 +708,7 @@ Value FunctionLowering::attribute(const Attribute &a) {
   switch (base.kind) {
   case Value::Kind::Module: return attributeOfModule(base, a.attr, a.attrRange);
   case Value::Kind::Runtime: return attributeOfRuntime(base, a.attr, a.attrRange);
+  case Value::Kind::Object: return attributeOfObject(base, a.attr, a.attrRange);
   case Value::Kind::Mesh:
     if (a.attr == "shape") {
       std::vector<Value> d;

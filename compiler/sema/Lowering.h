@@ -119,6 +119,9 @@ public:
   Value meshSubscript(const Value &mesh, const std::vector<const ast::Expr *> &indices, SourceRange at);
   Value gpuStruct(const std::string &member, CallArgs &args, SourceRange at);
   Value warpSpecialize(CallArgs &args, SourceRange at);  // WarpSpecialize.cpp
+  // tle.pipe, its writer and readers, and buffer.slot (Pipes.cpp).
+  Value pipeBuiltin(const std::string &name, CallArgs &args, SourceRange at);
+  Value attributeOfObject(const Value &object, const std::string &attr, SourceRange at);
   Value dsaStruct(const std::string &member, CallArgs &args, SourceRange at);
   // tle.dsa.matmul and tle.dsa.subview (DsaCube.cpp).
   Value dsaCube(const std::string &member, CallArgs &args, SourceRange at);

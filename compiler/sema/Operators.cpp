@@ -51,6 +51,7 @@ std::string Value::describe() const {
   case Kind::Mesh: return "device mesh";
   case Kind::Sharding: return "sharding spec";
   case Kind::Lambda: return "lambda";
+  case Kind::Object: return text;
   }
   return "?";
 }
@@ -136,7 +137,8 @@ Value FunctionLowering::splatConstant(double value, DType d, const std::vector<i
 
 Value FunctionLowering::cast(const Value &in, DType to, SourceRange at, bool bitcast) {
   Value v = toRuntime(in, at);
-  if (v.type.isPointer) fail(at, DiagId::TypeMismatch, "" + withArticle(v.type.str()) + " cannot be converted to " + dtypeName(to));
+  if (v.type.isPointer || v.type.isBlockPtr || v.type.isBuffer || v.type.isTensorDesc)
+    fail(at, DiagId::TypeMismatch, "" + withArticle(v.type.str()) + " cannot be converted to " + dtypeName(to));
   DType from = v.type.dtype;
   TType t = v.type.withDType(to);
   if (from == to) return v;

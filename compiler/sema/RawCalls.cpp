@@ -219,7 +219,7 @@ Value FunctionLowering::rawCall(CallArgs &args, SourceRange at) {
       size_t i = 0;
       while (i < callArgs.size() && !(key.isRuntime() && callArgs[i].isRuntime() && callArgs[i].ir == key.ir)) ++i;
       if (i == callArgs.size())
-        fail(layoutRange, DiagId::ArgumentMismatch, "layout= names " + withArticle(key.isRuntime() ? key.type.str() : key.describe()) +
+        fail(layoutRange, DiagId::ArgumentMismatch, "layout= names " + (key.isRuntime() ? withArticle(key.type.str()) : key.describe()) +
                                                         " that is not an argument of the call");
       const Value &spec = layout->elements[k];
       if (spec.kind != Value::Kind::Dict) fail(layoutRange, DiagId::TypeMismatch, "each layout must be a dict such as {\"space\": \"shared\", \"order\": [0]}");

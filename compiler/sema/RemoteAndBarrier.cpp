@@ -28,7 +28,7 @@ Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
   auto a = bindArgs(*this, "tle.remote", {{"tensor", true}, {"shard_id", true}, {"scope", false}, {"space", false}, {"dtype", false}},
                     args, at, &where);
   const Value &x = *a[0];
-  auto describe = [](const Value &v) { return withArticle(v.isRuntime() ? v.type.str() : v.describe()); };
+  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   if (!x.isRuntime() || !(x.type.isBuffer || x.type.isPointer))
     fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, shared-memory pointers or global pointers, got " + describe(x));
   if ((x.type.isBuffer && x.type.space == "dsmem") || (x.type.isPointer && x.type.addressSpace == 7))

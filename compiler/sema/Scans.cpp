@@ -11,7 +11,7 @@ std::vector<Value> FunctionLowering::scan(std::vector<Value> inputs, int64_t axi
   std::vector<int64_t> shape = inputs[0].type.shape;
   for (const Value &v : inputs) {
     if (!v.isRuntime() || !v.type.isBlock() || v.type.isPointer)
-      fail(at, DiagId::TypeMismatch, "a scan needs blocks of numbers, got " + withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+      fail(at, DiagId::TypeMismatch, "a scan needs blocks of numbers, got " + (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
     if (v.type.shape != shape) fail(at, DiagId::ShapeMismatch, "scanned blocks must have one shape");
   }
   int64_t rank = static_cast<int64_t>(shape.size());
@@ -68,7 +68,7 @@ Value FunctionLowering::scanBuiltin(const std::string &member, CallArgs &args, S
     for (const Value &v : inputs)
       if (!v.isRuntime() || !v.type.isBlock() || v.type.isPointer)
         fail(where[0], DiagId::TypeMismatch, "tl.associative_scan needs blocks of numbers, got " +
-                                                 withArticle(v.isRuntime() ? v.type.str() : v.describe()));
+                                                 (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
     int64_t axis = requireInt(*a[1], where[1], "the scan axis");
     const Value &combineFn = *a[2];
     bool reverse = a[3] && truthy(*a[3], where[3]);
@@ -83,7 +83,7 @@ Value FunctionLowering::scanBuiltin(const std::string &member, CallArgs &args, S
                : bindArgs(*this, fn, {{"input", true}, {"axis", false}, {"reverse", false}}, args, at, &where);
   Value x = *a[0];
   if (!x.isRuntime() || !x.type.isBlock() || x.type.isPointer)
-    fail(where[0], DiagId::TypeMismatch, fn + " needs a block of numbers, got " + withArticle(x.isRuntime() ? x.type.str() : x.describe()));
+    fail(where[0], DiagId::TypeMismatch, fn + " needs a block of numbers, got " + (x.isRuntime() ? withArticle(x.type.str()) : x.describe()));
   int64_t axis = a[1] && a[1]->kind != Value::Kind::None ? requireInt(*a[1], where[1], "the scan axis") : 0;
   int64_t rank = static_cast<int64_t>(x.type.shape.size());
   if (axis < -rank || axis >= rank)

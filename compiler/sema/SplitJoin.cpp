@@ -19,7 +19,7 @@ std::string shapeText(const std::vector<int64_t> &s) {
 Value FunctionLowering::splitJoin(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto describe = [](const Value &v) { return withArticle(v.isRuntime() ? v.type.str() : v.describe()); };
+  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   auto numbers = [&](const Value &v, SourceRange r, const std::string &fn) {
     Value x = v.isRuntime() ? v : toRuntime(v, r);
     if (x.type.isPointer || x.type.isBlockPtr || x.type.isBuffer || x.type.isTensorDesc)

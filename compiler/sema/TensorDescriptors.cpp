@@ -19,7 +19,7 @@ std::string shapeText(const std::vector<int64_t> &s) {
 Value FunctionLowering::tensorDescriptor(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto describe = [](const Value &v) { return withArticle(v.isRuntime() ? v.type.str() : v.describe()); };
+  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   auto integers = [&](const Value &list, SourceRange r, DType d, const char *what) {
     if (list.kind != Value::Kind::Tuple) fail(r, DiagId::TypeMismatch, std::string(what) + " must be a list or tuple, got " + describe(list));
     std::vector<mlir::Value> out;

@@ -83,6 +83,8 @@ public:
     Mesh,      // tle.device_mesh: axis `names` with sizes `dims`
     Sharding,  // tle.sharding: per tensor dim the mesh axes it is split over; partial axes
     Lambda,    // a lambda expression with the names it can see where it was written
+    Object,    // a TLE object with fields and methods (tle.pipe and its writer, readers, slots):
+               // `text` is its class, `names`/`elements` its fields, `ir` its handle
   };
 
   Kind kind = Kind::None;
@@ -105,6 +107,8 @@ public:
   std::vector<int64_t> launchDims;       // launch view, as FlagTree keeps for sub-meshes)
   std::vector<std::string> launchLevels;
   std::vector<std::vector<std::string>> splits;  // Sharding: axes per tensor dimension
+  std::vector<std::string> readers;  // Object (a pipe): the declared reader names
+  std::string objectName;            // Object (a pipe reader): its name
   const ast::Lambda *lambda = nullptr;  // Lambda
   std::shared_ptr<const std::map<std::string, Value>> captured;  // Lambda: the enclosing locals
   mlir::Value ir;                // Runtime

@@ -126,3 +126,19 @@ func.func @warp_specialize(%x: f32) -> f32 {
   } {workerNumRegs = array<i32: 40, 24>, workerNumWarps = array<i32: 1, 2>}
   return %r : f32
 }
+
+// CHECK-LABEL: func.func @pipes
+func.func @pipes(%i: i32) {
+  %b = tle.alloc : !tle.buffer<tensor<2x16xf32>, "smem">
+  // CHECK: %[[P:.*]] = tle.pipe_create(%{{.*}}) {capacity = 2 : i32, fieldNames = ["a"], oneShot, readers = [], scope = "cta"} : !tle.buffer<tensor<2x16xf32>, "smem">
+  %p = tle.pipe_create(%b) {capacity = 2 : i32, fieldNames = ["a"], readers = [], scope = "cta", oneShot} : !tle.buffer<tensor<2x16xf32>, "smem">
+  // CHECK: tle.pipe_acquire %[[P]], %{{.*}} {reader = ""}
+  tle.pipe_acquire %p, %i {reader = ""}
+  // CHECK: tle.buffer_slot %{{.*}}[%{{.*}}] : <tensor<2x16xf32>, "smem"> -> <tensor<16xf32>, "smem">
+  %s = tle.buffer_slot %b[%i] : !tle.buffer<tensor<2x16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "smem">
+  tle.pipe_commit %p, %i {reader = ""}
+  // CHECK: tle.pipe_wait %[[P]], %{{.*}} {reader = ""}
+  %c = tle.pipe_wait %p, %i {reader = ""}
+  tle.pipe_release %p, %i {reader = ""}
+  return
+}

@@ -215,3 +215,12 @@ func.func @warp_specialize_counts() {
   } {workerNumRegs = array<i32: 40>, workerNumWarps = array<i32: 1, 1>}
   return
 }
+
+// -----
+
+func.func @pipe_capacity() {
+  %b = tle.alloc : !tle.buffer<tensor<4x16xf32>, "smem">
+  // expected-error @+1 {{fields must be shared-memory buffers of rank 2 or more whose leading dimension is the capacity}}
+  %p = tle.pipe_create(%b) {capacity = 2 : i32, fieldNames = ["a"], readers = [], scope = "cta"} : !tle.buffer<tensor<4x16xf32>, "smem">
+  return
+}

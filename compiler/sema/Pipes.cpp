@@ -1,0 +1,222 @@
+// tle.pipe: a ring of `capacity` shared-memory slots between a writer and named readers
+// (FlagTree's pipe MVP), and buffer.slot(stage), the view of one slot of a buffer.
+#include "sema/Lowering.h"
+
+#include "ir/Dialect.h"
+
+#include <algorithm>
+#include <set>
+
+namespace tle::sema {
+
+namespace {
+
+Value makeObject(std::string cls, std::vector<std::string> names, std::vector<Value> elements) {
+  Value v;
+  v.kind = Value::Kind::Object;
+  v.text = std::move(cls);
+  v.names = std::move(names);
+  v.elements = std::move(elements);
+  return v;
+}
+
+std::string listText(const std::vector<std::string> &names) {
+  std::string s;
+  for (const std::string &n : names) s += (s.empty() ? "'" : ", '") + n + "'";
+  return s;
+}
+
+}  // namespace
+
+Value FunctionLowering::attributeOfObject(const Value &object, const std::string &attr, SourceRange at) {
+  const std::string &cls = object.text;
+  static const std::map<std::string, std::set<std::string>> kMethods = {
+      {"tle.pipe", {"writer", "reader"}},
+      {"tle.pipe_writer", {"acquire", "commit", "close"}},
+      {"tle.pipe_reader", {"wait", "release"}}};
+  if (auto it = kMethods.find(cls); it != kMethods.end() && it->second.count(attr))
+    return Value::ofBuiltin("pipe." + cls.substr(4) + "." + attr, {object});
+  if (cls == "tle.pipe" && attr == "capacity") return Value::ofInt(object.intValue);
+  if (cls == "tle.pipe_slot" || cls == "tle.pipe_wait_result") {
+    for (size_t i = 0; i < object.names.size(); ++i)
+      if (object.names[i] == attr) return object.elements[i];
+  }
+  fail(at, DiagId::UnknownAttribute, cls + " has no attribute '" + attr + "'" +
+                                         (cls == "tle.pipe_slot" ? " (its fields: " + listText(object.names) + ")" : ""));
+}
+
+Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, SourceRange at) {
+  std::vector<SourceRange> where;
+  mlir::Location l = loc(at);
+  TType i32;
+  i32.dtype = DType::I32;
+  auto scalarI32 = [&](const Value &v, SourceRange r, const char *what) {
+    Value x = v.isRuntime() ? v : toRuntime(v, r, &i32);
+    if (x.type.isBlock() || x.type.isPointer || x.type.isBuffer || x.type.isBlockPtr || x.type.isTensorDesc || !isInt(x.type.dtype))
+      fail(r, DiagId::TypeMismatch, std::string(what) + " must be an integer scalar, got " +
+                                        (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
+    return x.type.dtype == DType::I32 ? x : cast(x, DType::I32, r);
+  };
+  auto slotOf = [&](const Value &buffer, const Value &stage, SourceRange r) {
+    TType t = buffer.type;
+    t.blockShape.erase(t.blockShape.begin());
+    return Value::ofRuntime(builder_.create<tle::ir::BufferSlotOp>(l, irType(t), buffer.ir, stage.ir).getResult(), t);
+  };
+  if (name == "buffer.slot") {
+    auto a = bindArgs(*this, "buffer.slot", {{"self", true}, {"stage", true}}, args, at, &where);
+    const Value &buf = *a[0];
+    if (buf.type.space != "smem") fail(at, DiagId::TypeMismatch, "buffer.slot supports only shared-memory buffers, got " + withArticle(buf.type.str()));
+    if (buf.type.blockShape.size() < 2) fail(at, DiagId::ShapeMismatch, "buffer.slot needs a buffer of rank 2 or more, got " + withArticle(buf.type.str()));
+    Value stage = scalarI32(*a[1], where[1], "the stage");
+    if (!a[1]->isRuntime()) {
+      int64_t s = requireInt(*a[1], where[1], "the stage");
+      if (s < 0 || s >= buf.type.blockShape[0])
+        fail(where[1], DiagId::ShapeMismatch, "stage " + std::to_string(s) + " is out of range for " + withArticle(buf.type.str()));
+    }
+    return slotOf(buf, stage, at);
+  }
+  if (name == "tle.pipe") {
+    // tle.pipe(*, capacity, scope="cta", name=None, readers=None, one_shot=False, **fields)
+    if (!args.positional.empty()) fail(args.positionalRanges[0], DiagId::ArgumentMismatch, "tle.pipe takes keyword arguments only");
+    std::optional<Value> capacity, scope, pipeName, readers, oneShot;
+    std::vector<std::string> fieldNames;
+    std::vector<Value> fields;
+    std::vector<SourceRange> fieldRanges;
+    SourceRange capacityRange = at, scopeRange = at, readersRange = at;
+    for (size_t k = 0; k < args.keywords.size(); ++k) {
+      const auto &[key, v] = args.keywords[k];
+      SourceRange r = args.keywordRanges[k];
+      if (key == "capacity") capacity = v, capacityRange = r;
+      else if (key == "scope") scope = v, scopeRange = r;
+      else if (key == "name") pipeName = v;
+      else if (key == "readers") readers = v, readersRange = r;
+      else if (key == "one_shot") oneShot = v;
+      else {
+        if (key[0] == '_' || key == "fields")
+          fail(r, DiagId::ConstantError, "pipe field names must not start with '_' and must not be 'fields', got '" + key + "'");
+        if (!v.isRuntime() || !v.type.isBuffer || v.type.space != "smem" || v.type.blockShape.size() < 2)
+          fail(r, DiagId::TypeMismatch, "pipe field '" + key + "' must be a shared-memory buffer (tle.gpu.alloc) of rank 2 or more, got " +
+                                            (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
+        fieldNames.push_back(key);
+        fields.push_back(v);
+        fieldRanges.push_back(r);
+      }
+    }
+    if (!capacity || capacity->isRuntime() || capacity->kind != Value::Kind::Int)
+      fail(capacityRange, DiagId::NotConstexpr, "tle.pipe capacity must be a compile-time int");
+    if (capacity->intValue <= 0) fail(capacityRange, DiagId::ConstantError, "tle.pipe capacity must be positive");
+    int64_t cap = capacity->intValue;
+    if (scope && scope->kind != Value::Kind::None && (scope->kind != Value::Kind::Str || scope->text != "cta"))
+      fail(scopeRange, DiagId::NotImplemented, "tle.pipe supports only scope='cta', got " +
+                                                   (scope->kind == Value::Kind::Str ? "'" + scope->text + "'" : scope->describe()));
+    if (fields.empty()) fail(at, DiagId::ArgumentMismatch, "tle.pipe requires at least one payload field (name=buffer)");
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].type.blockShape[0] != cap)
+        fail(fieldRanges[i], DiagId::ShapeMismatch, "pipe field '" + fieldNames[i] + "' has leading dimension " +
+                                                               std::to_string(fields[i].type.blockShape[0]) + " but the capacity is " +
+                                                               std::to_string(cap));
+    std::vector<std::string> readerNames;
+    if (readers && readers->kind != Value::Kind::None) {
+      std::vector<Value> items = readers->kind == Value::Kind::Tuple ? readers->elements : std::vector<Value>{*readers};
+      if (items.empty()) fail(readersRange, DiagId::ConstantError, "readers must name at least one reader");
+      for (const Value &r : items) {
+        if (r.kind != Value::Kind::Str) fail(readersRange, DiagId::TypeMismatch, "reader names must be strings");
+        if (std::find(readerNames.begin(), readerNames.end(), r.text) != readerNames.end())
+          fail(readersRange, DiagId::ConstantError, "reader '" + r.text + "' is declared twice");
+        readerNames.push_back(r.text);
+      }
+    }
+    bool once = oneShot && truthy(*oneShot, at);
+    std::vector<mlir::Value> fieldIr;
+    for (const Value &f : fields) fieldIr.push_back(f.ir);
+    std::vector<llvm::StringRef> fieldRefs(fieldNames.begin(), fieldNames.end()), readerRefs(readerNames.begin(), readerNames.end());
+    mlir::StringAttr nameAttr;
+    if (pipeName && pipeName->kind == Value::Kind::Str) nameAttr = builder_.getStringAttr(pipeName->text);
+    auto op = builder_.create<tle::ir::PipeCreateOp>(l, tle::ir::PipeType::get(builder_.getContext()), fieldIr,
+                                                     builder_.getI32IntegerAttr(static_cast<int32_t>(cap)),
+                                                     builder_.getStrArrayAttr(fieldRefs), builder_.getStrArrayAttr(readerRefs),
+                                                     builder_.getStringAttr("cta"), nameAttr, once ? builder_.getUnitAttr() : mlir::UnitAttr());
+    Value pipe = makeObject("tle.pipe", fieldNames, fields);
+    pipe.ir = op.getResult();
+    pipe.intValue = cap;
+    pipe.boolValue = once;
+    pipe.readers = readerNames;
+    return pipe;
+  }
+  const Value &self = args.positional.at(0);
+  const std::string method = name.substr(name.rfind('.') + 1);
+  if (name == "pipe.pipe.writer") {
+    bindArgs(*this, "pipe.writer", {{"self", true}}, args, at);
+    return makeObject("tle.pipe_writer", {}, {self});
+  }
+  if (name == "pipe.pipe.reader") {
+    auto a = bindArgs(*this, "pipe.reader", {{"self", true}, {"name", false}, {"fields", false}}, args, at, &where);
+    std::string readerName;
+    if (a[1] && a[1]->kind != Value::Kind::None) {
+      if (a[1]->kind != Value::Kind::Str) fail(where[1], DiagId::TypeMismatch, "a reader name must be a string");
+      readerName = a[1]->text;
+    }
+    if (!self.readers.empty() && readerName.empty())
+      fail(at, DiagId::ArgumentMismatch, "this pipe declares its readers (" + listText(self.readers) + "): name the reader with reader(name=...)");
+    if (!readerName.empty() && std::find(self.readers.begin(), self.readers.end(), readerName) == self.readers.end())
+      fail(where[1], DiagId::ArgumentMismatch, "reader '" + readerName + "' is not declared by the pipe" +
+                                                   (self.readers.empty() ? " (it declares no readers)" : " (its readers: " + listText(self.readers) + ")"));
+    std::vector<std::string> visible = self.names;
+    std::vector<Value> buffers = self.elements;
+    if (a[2] && a[2]->kind != Value::Kind::None) {
+      std::vector<Value> items = a[2]->kind == Value::Kind::Tuple ? a[2]->elements : std::vector<Value>{*a[2]};
+      visible.clear();
+      buffers.clear();
+      for (const Value &f : items) {
+        if (f.kind != Value::Kind::Str) fail(where[2], DiagId::TypeMismatch, "reader fields must be field names (strings)");
+        auto it = std::find(self.names.begin(), self.names.end(), f.text);
+        if (it == self.names.end())
+          fail(where[2], DiagId::ArgumentMismatch, "the pipe has no field '" + f.text + "' (its fields: " + listText(self.names) + ")");
+        if (std::find(visible.begin(), visible.end(), f.text) != visible.end())
+          fail(where[2], DiagId::ConstantError, "reader field '" + f.text + "' is listed twice");
+        visible.push_back(f.text);
+        buffers.push_back(self.elements[static_cast<size_t>(it - self.names.begin())]);
+      }
+    }
+    Value reader = makeObject("tle.pipe_reader", visible, buffers);
+    reader.objectName = readerName;
+    reader.boundArgs = {self};
+    return reader;
+  }
+  // Writer and reader steps, each at an iteration: slot = iteration % capacity.
+  auto a = bindArgs(*this, name.substr(5), {{"self", true}, {"iteration", true}}, args, at, &where);
+  const Value &pipe = name.rfind("pipe.pipe_writer.", 0) == 0 ? self.elements[0] : self.boundArgs[0];
+  Value iteration = scalarI32(*a[1], where[1], "the iteration");
+  mlir::StringAttr reader = builder_.getStringAttr(self.objectName);
+  auto slot = [&](const std::vector<std::string> &names, const std::vector<Value> &buffers) {
+    Value stage = binary(ast::BinaryOp::Mod, iteration, Value::ofInt(pipe.intValue), at, at, at);
+    std::vector<Value> views;
+    for (const Value &b : buffers) views.push_back(slotOf(b, stage, at));
+    return makeObject("tle.pipe_slot", names, views);
+  };
+  if (method == "acquire") {
+    builder_.create<tle::ir::PipeAcquireOp>(l, pipe.ir, iteration.ir, reader);
+    return slot(pipe.names, pipe.elements);
+  }
+  if (method == "commit") {
+    builder_.create<tle::ir::PipeCommitOp>(l, pipe.ir, iteration.ir, reader);
+    return Value::none();
+  }
+  if (method == "close") {
+    if (pipe.boolValue) fail(at, DiagId::UnsupportedInKernel, "tle.pipe one_shot pipes do not support close");
+    builder_.create<tle::ir::PipeCloseOp>(l, pipe.ir, iteration.ir, reader);
+    return Value::none();
+  }
+  if (method == "release") {
+    builder_.create<tle::ir::PipeReleaseOp>(l, pipe.ir, iteration.ir, reader);
+    return Value::none();
+  }
+  // wait
+  TType i1;
+  i1.dtype = DType::I1;
+  auto op = builder_.create<tle::ir::PipeWaitOp>(l, builder_.getI1Type(), pipe.ir, iteration.ir, reader);
+  Value closed = Value::ofRuntime(op.getResult(), i1);
+  return makeObject("tle.pipe_wait_result", {"slot", "is_closed"}, {slot(self.names, self.elements), closed});
+}
+
+}  // namespace tle::sema
