@@ -320,11 +320,17 @@ class LayoutSolver {
         OpOperand &operand = dot->getOpOperand(i);
         Type element = cast<RankedTensorType>(operand.get().getType()).getElementType();
         Attribute wanted = ir::DotOperandLayoutAttr::get(f_.getContext(), i, accumulator, element.getIntOrFloatBitWidth());
-        // Convert where the operand is made, so that a loop-invariant operand (attention's
-        // Q) is converted once, not in every iteration.
+        // An operand made outside the dot's block (attention's loop-invariant Q) is
+        // converted where it is made: once, not in every iteration.
+        // Operands made in the dot's own block are converted just before it, so that all
+        // the block's loads are issued before the first conversion waits on a barrier.
         OpBuilder b(dot);
-        if (Operation *def = operand.get().getDefiningOp()) b.setInsertionPointAfter(def);
-        else b.setInsertionPointToStart(cast<BlockArgument>(operand.get()).getOwner());
+        Operation *def = operand.get().getDefiningOp();
+        Block *home = def ? def->getBlock() : cast<BlockArgument>(operand.get()).getOwner();
+        if (home != dot->getBlock()) {
+          if (def) b.setInsertionPointAfter(def);
+          else b.setInsertionPointToStart(home);
+        }
         Location loc = dot.getLoc();
         if (auto named = dyn_cast<NameLoc>(loc)) loc = named.getChildLoc();  // not named after the dot's result
         Value converted = b.create<ir::ConvertLayoutOp>(loc, withLayout(operand.get().getType(), wanted), operand.get());
