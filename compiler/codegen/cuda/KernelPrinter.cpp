@@ -42,16 +42,6 @@ std::string sanitize(StringRef name) {
   return out;
 }
 
-std::optional<FileLineColLoc> fileLocation(Location loc) {
-  if (auto f = dyn_cast<FileLineColLoc>(loc)) return f;
-  if (auto n = dyn_cast<NameLoc>(loc)) return fileLocation(n.getChildLoc());
-  if (auto c = dyn_cast<CallSiteLoc>(loc)) return fileLocation(c.getCallee());
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location l : fused.getLocations())
-      if (auto f = fileLocation(l)) return f;
-  return std::nullopt;
-}
-
 std::optional<std::string> nameFromLocation(Location loc) {
   if (auto n = dyn_cast<NameLoc>(loc)) return n.getName().str();
   if (auto fused = dyn_cast<FusedLoc>(loc))
@@ -412,7 +402,7 @@ class KernelPrinter {
     }
     lastLine_ = UINT32_MAX;  // no source comments inside the lambda
     for (Operation &op : body.without_terminator()) {
-      lastLine_ = fileLocation(op.getLoc()) ? fileLocation(op.getLoc())->getLine() : lastLine_;
+      if (auto f = fileLocation(op.getLoc())) lastLine_ = f->getLine();
       operation(&op);
     }
     Operation *ret = body.getTerminator();
@@ -610,6 +600,16 @@ class KernelPrinter {
 };
 
 }  // namespace
+
+std::optional<FileLineColLoc> fileLocation(Location loc) {
+  if (auto f = dyn_cast<FileLineColLoc>(loc)) return f;
+  if (auto n = dyn_cast<NameLoc>(loc)) return fileLocation(n.getChildLoc());
+  if (auto c = dyn_cast<CallSiteLoc>(loc)) return fileLocation(c.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location l : fused.getLocations())
+      if (auto f = fileLocation(l)) return f;
+  return std::nullopt;
+}
 
 bool printKernel(func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error, Location &where) {
   try {

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct PrintedKernel {
   std::string code;                   // the layouts namespace and the __global__ function
   std::string sharedBytesExpression;  // a constant expression, valid after `code`
 };
+
+// The file position an op's location ends in (through names, call sites and fusions).
+std::optional<mlir::FileLineColLoc> fileLocation(mlir::Location loc);
 
 // Returns false and sets `error` for IR the printer cannot express (a compiler bug or an
 // op with no CUDA lowering yet).

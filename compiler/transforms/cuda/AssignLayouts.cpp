@@ -72,16 +72,7 @@ struct SliceEdge {
 
 class LayoutSolver {
  public:
-  LayoutSolver(func::FuncOp f, unsigned numWarps) : f_(f), numWarps_(numWarps), axis_(f) {
-    if (getenv("TLE_DEBUG_AXIS") && std::string(getenv("TLE_DEBUG_AXIS")) == "2")
-      f.walk([&](Operation *op) {
-        if (op->getNumResults() != 1) return;
-        AxisInfo info = axis_.lookup(op->getResult(0));
-        llvm::errs() << *op << "\n    c"; for (auto c : info.contiguity) llvm::errs() << " " << c;
-        llvm::errs() << " d"; for (auto c : info.divisibility) llvm::errs() << " " << c;
-        llvm::errs() << " k"; for (auto c : info.constancy) llvm::errs() << " " << c; llvm::errs() << "\n";
-      });
-  }
+  LayoutSolver(func::FuncOp f, unsigned numWarps) : f_(f), numWarps_(numWarps), axis_(f) {}
 
   void run() {
     collect();
@@ -201,11 +192,6 @@ class LayoutSolver {
       return a > b;
     });
     unsigned bytes = elementBytes(type);
-    if (getenv("TLE_DEBUG_AXIS")) {
-      llvm::errs() << "axis " << *op << "\n  contig"; for (auto c : info.contiguity) llvm::errs() << " " << c;
-      llvm::errs() << " div"; for (auto c : info.divisibility) llvm::errs() << " " << c;
-      llvm::errs() << " const"; for (auto c : info.constancy) llvm::errs() << " " << c; llvm::errs() << "\n";
-    }
     int64_t alignElems = std::max<int64_t>(1, info.divisibility[order[0]] / bytes);
     int64_t perThread = std::min<int64_t>({info.contiguity[order[0]], alignElems, std::max(1u, 16 / bytes)});
     int64_t elements = type.getNumElements();
@@ -390,11 +376,6 @@ class LayoutSolver {
         if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getOther())
           v = std::min<int64_t>(v, axis_.lookup(load.getOther()).constancy[fast]);
         while (v > 1 && (v & (v - 1))) --v;
-        if (getenv("TLE_DEBUG_AXIS")) {
-          llvm::errs() << "vec " << v << " for " << op->getName() << " fast " << fast << " spt " << perThread << " contig " << info.contiguity[fast] << " div " << info.divisibility[fast];
-          if (mask) llvm::errs() << " maskconst " << axis_.lookup(mask).constancy[fast];
-          llvm::errs() << "\n";
-        }
         vec = std::max<int64_t>(1, v);
       }
       op->setAttr("tle.vec", IntegerAttr::get(IntegerType::get(f_.getContext(), 32), vec));

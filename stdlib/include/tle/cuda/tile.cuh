@@ -84,25 +84,24 @@ TLE_DEVICE int linear_index() {
 
 // True for exactly one of the threads that hold copies of the same elements: the one whose
 // replicated lane and warp bits are all zero. Side effects (atomics) happen only there.
-template <class TileT>
-TLE_CONSTEXPR int replicated_warp_mask() {
+// The bits (of `count` lane or warp bits) whose basis is zero: threads differing only there
+// hold copies.
+TLE_CONSTEXPR int zero_basis_mask(const int (*bases)[kMaxRank], int count, int rank) {
   int mask = 0;
-  for (int b = 0; b < TileT::linear.numWarpBits; ++b) {
+  for (int b = 0; b < count; ++b) {
     int any = 0;
-    for (int d = 0; d < TileT::linear.rank; ++d) any |= TileT::linear.warp[b][d];
+    for (int d = 0; d < rank; ++d) any |= bases[b][d];
     if (!any) mask |= 1 << b;
   }
   return mask;
 }
 template <class TileT>
 TLE_CONSTEXPR int replicated_lane_mask() {
-  int mask = 0;
-  for (int b = 0; b < kLaneBits; ++b) {
-    int any = 0;
-    for (int d = 0; d < TileT::linear.rank; ++d) any |= TileT::linear.lane[b][d];
-    if (!any) mask |= 1 << b;
-  }
-  return mask;
+  return zero_basis_mask(TileT::linear.lane, kLaneBits, TileT::linear.rank);
+}
+template <class TileT>
+TLE_CONSTEXPR int replicated_warp_mask() {
+  return zero_basis_mask(TileT::linear.warp, TileT::linear.numWarpBits, TileT::linear.rank);
 }
 template <class TileT>
 TLE_DEVICE bool is_owner() {
@@ -201,13 +200,29 @@ TLE_CONSTEXPR bool same_linear_layout() {
   return same;
 }
 
+// Every thread writes what it holds to shared memory at the element's row-major position,
+// then reads what Dst gives it: a layout conversion, or a row-major reshape when the shapes
+// differ.
+template <class Dst, class Src>
+TLE_DEVICE Dst through_shared(const Src &src, unsigned char *scratch) {
+  static_assert(Src::kElements == Dst::kElements, "the same number of elements on both sides");
+  using T = typename Src::value_type;
+  T *buffer = reinterpret_cast<T *>(scratch);
+  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
+  __syncthreads();
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  __syncthreads();
+  return t;
+}
+
 template <class Dst, class Src>
 TLE_CONSTEXPR int convert_scratch_bytes() {
   return same_linear_layout<Src, Dst>() ? 0 : Src::kElements * static_cast<int>(sizeof(typename Src::value_type));
 }
 
-// Redistributes a tile over the threads: every thread writes what it holds to shared memory
-// at the element's row-major position, then reads what the new layout gives it.
+// Redistributes a tile over the threads (through_shared), with two shortcuts: nothing to do
+// for equal layouts, ldmatrix for 16-bit mma operands.
 // True for 16-bit mma.sync operand tiles, which dot.cuh converts with ldmatrix.
 template <class Dst>
 struct is_mma16_operand {
@@ -227,14 +242,7 @@ TLE_DEVICE Dst convert_layout(const Src &src, unsigned char *scratch) {
     TLE_UNROLL for (int r = 0; r < Dst::kRegs; ++r) t.v[r] = src.v[r];
     return t;
   } else {
-    using T = typename Src::value_type;
-    T *buffer = reinterpret_cast<T *>(scratch);
-    static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
-    __syncthreads();
-    Dst t;
-    static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
-    __syncthreads();
-    return t;
+    return through_shared<Dst>(src, scratch);
   }
 }
 
@@ -270,15 +278,7 @@ TLE_DEVICE Dst permute(const Src &src, unsigned char *scratch) {
 // tl.reshape: the same elements in row-major order, redistributed for the new shape.
 template <class Dst, class Src>
 TLE_DEVICE Dst reshape(const Src &src, unsigned char *scratch) {
-  static_assert(Src::kElements == Dst::kElements, "reshape keeps the number of elements");
-  using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
-  __syncthreads();
-  Dst t;
-  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
-  __syncthreads();
-  return t;
+  return through_shared<Dst>(src, scratch);
 }
 
 }  // namespace tle
