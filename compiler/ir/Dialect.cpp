@@ -196,6 +196,18 @@ LogicalResult ConvertLayoutOp::verify() {
   return success();
 }
 
+// tle.reduce and tle.scan: the region takes (accumulated..., new...) element scalars.
+static LogicalResult verifyCombineRegion(Operation *op, Region &region, ValueRange srcs) {
+  Block &body = region.front();
+  if (body.getNumArguments() != 2 * srcs.size()) return op->emitOpError("the combine region takes 2 arguments per operand");
+  for (auto [i, src] : llvm::enumerate(srcs)) {
+    Type e = cast<RankedTensorType>(src.getType()).getElementType();
+    if (body.getArgument(i).getType() != e || body.getArgument(i + srcs.size()).getType() != e)
+      return op->emitOpError("combine region argument types must be the operands' element types");
+  }
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   if (getSrcs().empty()) return emitOpError("needs at least one operand");
   auto first = cast<RankedTensorType>(getSrcs()[0].getType());
@@ -213,14 +225,7 @@ LogicalResult ReduceOp::verify() {
         isa<RankedTensorType>(res.getType()) != !shape.empty())
       return emitOpError("result type must be ") << expected;
   }
-  Block &body = getCombineOp().front();
-  if (body.getNumArguments() != 2 * getSrcs().size()) return emitOpError("the combine region takes 2 arguments per operand");
-  for (auto [i, src] : llvm::enumerate(getSrcs())) {
-    Type e = cast<RankedTensorType>(src.getType()).getElementType();
-    if (body.getArgument(i).getType() != e || body.getArgument(i + getSrcs().size()).getType() != e)
-      return emitOpError("combine region argument types must be the operands' element types");
-  }
-  return success();
+  return verifyCombineRegion(*this, getCombineOp(), getSrcs());
 }
 
 LogicalResult DotOp::verify() {
@@ -459,14 +464,7 @@ LogicalResult ScanOp::verify() {
     if (cast<RankedTensorType>(src.getType()).getShape() != first.getShape()) return emitOpError("operands must have one shape");
     if (res.getType() != src.getType()) return emitOpError("each result must have its operand's type");
   }
-  Block &body = getCombineOp().front();
-  if (body.getNumArguments() != 2 * getSrcs().size()) return emitOpError("the combine region takes 2 arguments per operand");
-  for (auto [i, src] : llvm::enumerate(getSrcs())) {
-    Type e = cast<RankedTensorType>(src.getType()).getElementType();
-    if (body.getArgument(i).getType() != e || body.getArgument(i + getSrcs().size()).getType() != e)
-      return emitOpError("combine region argument types must be the operands' element types");
-  }
-  return success();
+  return verifyCombineRegion(*this, getCombineOp(), getSrcs());
 }
 
 LogicalResult JoinOp::verify() {

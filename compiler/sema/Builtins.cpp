@@ -203,11 +203,6 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
                                          withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()) + " and " +
                                          withArticle(a[1]->isRuntime() ? a[1]->type.str() : a[1]->describe()));
     std::vector<int64_t> shape = shapeArgAny(*a[2], where[2]);
-    auto shapeText = [](const std::vector<int64_t> &s) {
-      std::string r = "[";
-      for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-      return r + "]";
-    };
     // Stricter than upstream, which does not check: a mismatch would copy the wrong elements.
     if (shape != local.type.blockShape)
       fail(where[2], DiagId::ShapeMismatch, "the copy shape " + shapeText(shape) + " differs from the buffer's shape " +
@@ -572,16 +567,8 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
     if (scope.names.count(attr) || scope.lazyAssignments.count(attr) || scope.fromImports.count(attr)) {
       Frame frame;
       frame.module = &scope;
-      frames_.push_back(frame);
-      Value v;
-      try {
-        v = lookupGlobal(attr, at);
-      } catch (...) {
-        frames_.pop_back();
-        throw;
-      }
-      frames_.pop_back();
-      return v;
+      ScopedFrame scoped(frames_, frame);
+      return lookupGlobal(attr, at);
     }
     fail(at, DiagId::UnknownAttribute, "module '" + m + "' (" + scope.fileName + ") has no attribute '" + attr + "'");
   }

@@ -136,25 +136,19 @@ Value FunctionLowering::lowerFunctionBody(const FunctionDef &fn, ModuleScope &sc
   frame.locals = std::move(params);
   frame.function = &fn;
   frame.inlineDepth = inlineDepth;
-  frames_.push_back(std::move(frame));
+  ScopedFrame scoped(frames_, std::move(frame));
   block(fn.body);
-  Value result = frames_.back().returnValue;
-  frames_.pop_back();
-  return result;
+  return frames_.back().returnValue;
 }
 
 Value FunctionLowering::evaluateConstant(const Expr &e) {
   Frame frame;
   frame.module = &currentModule();
-  frames_.push_back(frame);
   Value v;
-  try {
+  {
+    ScopedFrame scoped(frames_, frame);
     v = expr(e);
-  } catch (...) {
-    frames_.pop_back();
-    throw;
   }
-  frames_.pop_back();
   if (v.isRuntime()) fail(e.range, DiagId::NotConstexpr, "a module-level name must have a compile-time value");
   return v;
 }
@@ -198,16 +192,8 @@ Value FunctionLowering::callJit(const Value &callee, CallArgs &args, SourceRange
     // Defaults are evaluated in the callee's module.
     Frame defaults;
     defaults.module = callee.scope;
-    frames_.push_back(defaults);
-    Value v;
-    try {
-      v = evaluateConstant(*p.defaultValue);
-    } catch (...) {
-      frames_.pop_back();
-      throw;
-    }
-    frames_.pop_back();
-    bound[p.name] = v;
+    ScopedFrame scoped(frames_, defaults);
+    bound[p.name] = evaluateConstant(*p.defaultValue);
   }
   return lowerFunctionBody(fn, *callee.scope, std::move(bound), depth);
 }
@@ -243,16 +229,8 @@ Value FunctionLowering::callLambda(const Value &fn, CallArgs &args, SourceRange 
   frame.locals = std::move(locals);
   frame.function = frames_.empty() ? nullptr : frames_.back().function;
   frame.inlineDepth = depth;
-  frames_.push_back(std::move(frame));
-  Value result;
-  try {
-    result = expr(*lambda.body);
-  } catch (...) {
-    frames_.pop_back();
-    throw;
-  }
-  frames_.pop_back();
-  return result;
+  ScopedFrame scoped(frames_, std::move(frame));
+  return expr(*lambda.body);
 }
 
 // =========================================================================== statements

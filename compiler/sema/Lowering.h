@@ -102,6 +102,11 @@ public:
   using Combine = std::function<std::vector<Value>(const std::vector<Value> &acc, const std::vector<Value> &next)>;
   std::vector<Value> reduce(std::vector<Value> inputs, std::optional<int64_t> axis, bool keepDims, const Combine &combine,
                             SourceRange at);
+  // Builds the combine region of a reduce or scan over `inputs`: 2N scalar arguments
+  // (accumulated, then new), the user's combine step, its results cast to the inputs'
+  // types. Returns the values to yield; the builder is left at the end of the region.
+  std::vector<mlir::Value> combineRegion(mlir::Region &region, const std::vector<Value> &inputs, const Combine &combine,
+                                         mlir::Location l, SourceRange at);
   Value minMax(bool isMax, const Value &a, const Value &b, bool propagateNan, SourceRange at);
   Value reshape(const Value &v, const std::vector<int64_t> &shape, SourceRange at);
   // A mask argument as i1, broadcast to `shape`; nullopt for None or absent.
@@ -158,6 +163,17 @@ private:
     bool returned = false;
     Value returnValue;
     int inlineDepth = 0;
+  };
+  // Pushes a frame for its lifetime: popped however the scope is left (errors are exceptions).
+  class ScopedFrame {
+   public:
+    ScopedFrame(std::deque<Frame> &frames, Frame frame) : frames_(frames) { frames_.push_back(std::move(frame)); }
+    ~ScopedFrame() { frames_.pop_back(); }
+    ScopedFrame(const ScopedFrame &) = delete;
+    ScopedFrame &operator=(const ScopedFrame &) = delete;
+
+   private:
+    std::deque<Frame> &frames_;
   };
 
   // statements

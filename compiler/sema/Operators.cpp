@@ -10,27 +10,21 @@ namespace tle::sema {
 
 using namespace ast;
 
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string r = "[";
+  for (size_t i = 0; i < shape.size(); ++i) r += (i ? ", " : "") + std::to_string(shape[i]);
+  return r + "]";
+}
+
 std::string TType::str() const {
-  if (isBuffer) {
-    std::string s = (space == "smem" ? std::string("shared-memory") : space == "dsmem" ? std::string("remote shared-memory") : space) + " buffer[";
-    for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
-    return s + "] of " + dtypeName(dtype);
-  }
-  if (isTensorDesc) {
-    std::string s = std::string("tensor descriptor of [");
-    for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
-    return s + "] blocks of " + dtypeName(dtype);
-  }
-  if (isBlockPtr) {
-    std::string s = std::string("block pointer to [");
-    for (size_t i = 0; i < blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(blockShape[i]);
-    return s + "] of " + dtypeName(dtype);
-  }
+  if (isBuffer)
+    return (space == "smem" ? std::string("shared-memory") : space == "dsmem" ? std::string("remote shared-memory") : space) +
+           " buffer" + shapeText(blockShape) + " of " + dtypeName(dtype);
+  if (isTensorDesc) return "tensor descriptor of " + shapeText(blockShape) + " blocks of " + dtypeName(dtype);
+  if (isBlockPtr) return "block pointer to " + shapeText(blockShape) + " of " + dtypeName(dtype);
   std::string elem = isPointer ? std::string("pointer<") + dtypeName(dtype) + ">" : dtypeName(dtype);
   if (shape.empty()) return elem;
-  std::string s = "block[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "] of " + elem;
+  return "block" + shapeText(shape) + " of " + elem;
 }
 
 std::string Value::describe() const {
@@ -223,12 +217,6 @@ bool broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &
   return true;
 }
 
-std::string shapeStr(const std::vector<int64_t> &s) {
-  std::string r = "[";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + "]";
-}
-
 }  // namespace
 
 static DType constantDType(const Value &v) {
@@ -244,7 +232,7 @@ FunctionLowering::Common FunctionLowering::commonType(const Value &a, const Valu
   std::vector<int64_t> sa = a.isRuntime() ? a.type.shape : std::vector<int64_t>{};
   std::vector<int64_t> sb = b.isRuntime() ? b.type.shape : std::vector<int64_t>{};
   if (!broadcastShapes(sa, sb, c.shape)) {
-    diags_.report(DiagId::ShapeMismatch, at, "cannot broadcast shapes " + shapeStr(sa) + " and " + shapeStr(sb))
+    diags_.report(DiagId::ShapeMismatch, at, "cannot broadcast shapes " + shapeText(sa) + " and " + shapeText(sb))
         .note(ra, "left operand is " + withArticle(a.isRuntime() ? a.type.str() : a.describe()))
         .note(rb, "right operand is " + withArticle(b.isRuntime() ? b.type.str() : b.describe()));
     throw LoweringFailed{};

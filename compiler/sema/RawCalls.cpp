@@ -79,14 +79,8 @@ Value FunctionLowering::rawCall(CallArgs &args, SourceRange at) {
     if (!call) return out;
     Frame frame;
     frame.module = fn.scope;
-    frames_.push_back(frame);
-    try {
-      for (const ast::Keyword &k : call->keywords) out.push_back({k.arg, {evaluateConstant(*k.value), k.range}});
-    } catch (...) {
-      frames_.pop_back();
-      throw;
-    }
-    frames_.pop_back();
+    ScopedFrame scoped(frames_, frame);
+    for (const ast::Keyword &k : call->keywords) out.push_back({k.arg, {evaluateConstant(*k.value), k.range}});
     return out;
   };
   std::string language;

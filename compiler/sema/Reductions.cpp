@@ -54,6 +54,34 @@ std::vector<Value> FunctionLowering::callCombine(const Value &fn, const std::vec
   return r.kind == Value::Kind::Tuple ? r.elements : std::vector<Value>{r};
 }
 
+std::vector<mlir::Value> FunctionLowering::combineRegion(mlir::Region &region, const std::vector<Value> &inputs,
+                                                        const Combine &combine, mlir::Location l, SourceRange at) {
+  std::vector<mlir::Type> argTypes;
+  for (int half = 0; half < 2; ++half)
+    for (const Value &v : inputs) argTypes.push_back(irScalarType(v.type.dtype));
+  std::vector<mlir::Location> locs(argTypes.size(), l);
+  mlir::Block *body = builder_.createBlock(&region, {}, argTypes, locs);
+  std::vector<Value> acc, next;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    acc.push_back(Value::ofRuntime(body->getArgument(static_cast<unsigned>(i)), inputs[i].type.scalar()));
+    next.push_back(Value::ofRuntime(body->getArgument(static_cast<unsigned>(i + inputs.size())), inputs[i].type.scalar()));
+  }
+  std::vector<Value> combined = combine(acc, next);
+  if (combined.size() != inputs.size())
+    fail(at, DiagId::TypeMismatch,
+         "the combine function must return " + std::to_string(inputs.size()) + " values, got " + std::to_string(combined.size()));
+  std::vector<mlir::Value> yields;
+  for (size_t i = 0; i < combined.size(); ++i) {
+    Value c = combined[i].isRuntime() ? combined[i] : toRuntime(combined[i], at, &acc[i].type);
+    // A pointer is a scalar only where the accumulated values are pointers too.
+    if (c.type.isBlock() || (c.type.isPointer && !acc[i].type.isPointer))
+      fail(at, DiagId::TypeMismatch, "the combine function must return scalars, got " + withArticle(c.type.str()));
+    if (c.type.dtype != acc[i].type.dtype) c = cast(c, acc[i].type.dtype, at);
+    yields.push_back(c.ir);
+  }
+  return yields;
+}
+
 std::vector<Value> FunctionLowering::reduce(std::vector<Value> inputs, std::optional<int64_t> axis, bool keepDims,
                                             const Combine &combine, SourceRange at) {
   std::vector<int64_t> shape = inputs[0].type.shape;
@@ -78,38 +106,18 @@ std::vector<Value> FunctionLowering::reduce(std::vector<Value> inputs, std::opti
   }
   std::vector<int64_t> resultShape = shape;
   resultShape.erase(resultShape.begin() + ax);
-  std::vector<mlir::Type> resultTypes, argTypes;
+  std::vector<mlir::Type> resultTypes;
   std::vector<TType> resultTTypes;
   std::vector<mlir::Value> srcs;
   for (const Value &v : inputs) {
     TType rt = v.type.withShape(resultShape);
     resultTTypes.push_back(rt);
     resultTypes.push_back(irType(rt));
-    argTypes.push_back(irScalarType(v.type.dtype));
     srcs.push_back(v.ir);
   }
-  for (const Value &v : inputs) argTypes.push_back(irScalarType(v.type.dtype));
   mlir::Location l = loc(at);
   auto op = builder_.create<tle::ir::ReduceOp>(l, resultTypes, srcs, builder_.getI32IntegerAttr(static_cast<int32_t>(ax)));
-  std::vector<mlir::Location> locs(argTypes.size(), l);
-  mlir::Block *body = builder_.createBlock(&op.getCombineOp(), {}, argTypes, locs);
-  std::vector<Value> acc, next;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    acc.push_back(Value::ofRuntime(body->getArgument(static_cast<unsigned>(i)), inputs[i].type.scalar()));
-    next.push_back(Value::ofRuntime(body->getArgument(static_cast<unsigned>(i + inputs.size())), inputs[i].type.scalar()));
-  }
-  std::vector<Value> combined = combine(acc, next);
-  if (combined.size() != inputs.size())
-    fail(at, DiagId::TypeMismatch,
-         "the combine function must return " + std::to_string(inputs.size()) + " values, got " + std::to_string(combined.size()));
-  std::vector<mlir::Value> yields;
-  for (size_t i = 0; i < combined.size(); ++i) {
-    Value c = combined[i].isRuntime() ? combined[i] : toRuntime(combined[i], at, &acc[i].type);
-    if (c.type.isBlock()) fail(at, DiagId::TypeMismatch, "the combine function must return scalars, got " + withArticle(c.type.str()));
-    if (c.type.dtype != acc[i].type.dtype) c = cast(c, acc[i].type.dtype, at);
-    yields.push_back(c.ir);
-  }
-  builder_.create<tle::ir::ReduceReturnOp>(l, yields);
+  builder_.create<tle::ir::ReduceReturnOp>(l, combineRegion(op.getCombineOp(), inputs, combine, l, at));
   builder_.setInsertionPointAfter(op);
 
   std::vector<Value> results;

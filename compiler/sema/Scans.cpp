@@ -18,37 +18,16 @@ std::vector<Value> FunctionLowering::scan(std::vector<Value> inputs, int64_t axi
   if (axis < -rank || axis >= rank)
     fail(at, DiagId::ShapeMismatch, "axis " + std::to_string(axis) + " is out of range for " + withArticle(inputs[0].type.str()));
   if (axis < 0) axis += rank;
-  std::vector<mlir::Type> resultTypes, argTypes;
+  std::vector<mlir::Type> resultTypes;
   std::vector<mlir::Value> srcs;
   for (const Value &v : inputs) {
     resultTypes.push_back(v.ir.getType());
-    argTypes.push_back(irScalarType(v.type.dtype));
     srcs.push_back(v.ir);
   }
-  for (const Value &v : inputs) argTypes.push_back(irScalarType(v.type.dtype));
   mlir::Location l = loc(at);
   auto op = builder_.create<tle::ir::ScanOp>(l, resultTypes, srcs, builder_.getI32IntegerAttr(static_cast<int32_t>(axis)),
                                              builder_.getBoolAttr(reverse));
-  std::vector<mlir::Location> locs(argTypes.size(), l);
-  mlir::Block *body = builder_.createBlock(&op.getCombineOp(), {}, argTypes, locs);
-  std::vector<Value> acc, next;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    acc.push_back(Value::ofRuntime(body->getArgument(static_cast<unsigned>(i)), inputs[i].type.scalar()));
-    next.push_back(Value::ofRuntime(body->getArgument(static_cast<unsigned>(i + inputs.size())), inputs[i].type.scalar()));
-  }
-  std::vector<Value> combined = combine(acc, next);
-  if (combined.size() != inputs.size())
-    fail(at, DiagId::TypeMismatch,
-         "the combine function must return " + std::to_string(inputs.size()) + " values, got " + std::to_string(combined.size()));
-  std::vector<mlir::Value> yields;
-  for (size_t i = 0; i < combined.size(); ++i) {
-    Value c = combined[i].isRuntime() ? combined[i] : toRuntime(combined[i], at, &acc[i].type);
-    if (c.type.isBlock() || c.type.isPointer)
-      fail(at, DiagId::TypeMismatch, "the combine function must return scalars, got " + withArticle(c.type.str()));
-    if (c.type.dtype != acc[i].type.dtype) c = cast(c, acc[i].type.dtype, at);
-    yields.push_back(c.ir);
-  }
-  builder_.create<tle::ir::ScanReturnOp>(l, yields);
+  builder_.create<tle::ir::ScanReturnOp>(l, combineRegion(op.getCombineOp(), inputs, combine, l, at));
   builder_.setInsertionPointAfter(op);
   std::vector<Value> results;
   for (size_t i = 0; i < inputs.size(); ++i)

@@ -6,16 +6,6 @@
 
 namespace tle::sema {
 
-namespace {
-
-std::string shapeText(const std::vector<int64_t> &s) {
-  std::string r = "[";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + "]";
-}
-
-}  // namespace
-
 Value FunctionLowering::splitJoin(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);

@@ -69,6 +69,9 @@ struct TType {
 };
 
 // "a block[16] of fp32", "an i32", "an fp16": a type name with its article.
+// "[2, 3]": how diagnostics spell a shape.
+std::string shapeText(const std::vector<int64_t> &shape);
+
 inline std::string withArticle(const std::string &typeName) {
   char c = typeName.empty() ? 'x' : typeName[0];
   bool an = c == 'i' || c == 'f' || c == 'e' || c == 'a' || c == 'o' || c == 'L';  // "an L1 buffer"
