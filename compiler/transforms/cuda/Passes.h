@@ -12,6 +12,10 @@ namespace tle::cuda {
 // pointers with boundary masks; loops carry the offsets.
 std::unique_ptr<mlir::Pass> createLowerBlockPointersPass();
 
+// Software pipelining in registers: loads that feed tl.dot inside a loop are issued one
+// iteration ahead, predicated on the next iteration existing.
+std::unique_ptr<mlir::Pass> createPrefetchLoadsPass();
+
 // Gives each use of a cheap index computation (make_range, splat, constants and integer
 // arithmetic on them) its own copy, so that each copy can take the layout its use needs
 // instead of being converted through shared memory.

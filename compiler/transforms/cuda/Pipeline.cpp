@@ -10,6 +10,7 @@ namespace tle::cuda {
 
 void registerCudaPasses() {
   mlir::registerPass([] { return createLowerBlockPointersPass(); });
+  mlir::registerPass([] { return createPrefetchLoadsPass(); });
   mlir::registerPass([] { return createCloneIndexingPass(); });
   mlir::registerPass([] { return createAssignLayoutsPass(); });
 }
@@ -18,6 +19,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createLowerBlockPointersPass());
   // Fold what the rewrite exposed (offset arithmetic on constants) before analysis.
   pm.addPass(mlir::createCanonicalizerPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createPrefetchLoadsPass());
   pm.addNestedPass<mlir::func::FuncOp>(createCloneIndexingPass());
   pm.addNestedPass<mlir::func::FuncOp>(createAssignLayoutsPass());
   // Copies that ended up with the same layout are one value again.

@@ -39,24 +39,27 @@ TLE_CONSTEXPR bool chunked_along() {
   return ok;
 }
 
-template <class Src, int R, int C>
+// Stores src into a swizzled [rows x Cols] buffer whose rows run along dimension RowDim of
+// the tile (1 - RowDim runs along a row): the tile itself, or its transpose for RowDim 1.
+template <class Src, int RowDim, int Cols>
 TLE_DEVICE void store_swizzled(const Src &src, uint16_t *smem) {
   using T = typename Src::value_type;
   static_assert(sizeof(T) == 2, "16-bit elements");
-  if constexpr (chunked_along<Src, 1>()) {
+  constexpr int ColDim = 1 - RowDim;
+  if constexpr (chunked_along<Src, ColDim>()) {
     static_for<Src::kRegs / 8>([&](auto g) {
       constexpr int r = decltype(g)::value * 8;
-      const int row = thread_coord<Src, 0>() ^ TLE_CONST(Src::linear.regCoord(r, 0));
-      const int col = thread_coord<Src, 1>() ^ TLE_CONST(Src::linear.regCoord(r, 1));
+      const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(r, RowDim));
+      const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(r, ColDim));
       uint4 chunk;
       memcpy(&chunk, &src.v[r], 16);
-      *reinterpret_cast<uint4 *>(&smem[Swizzle16<C>::offset(row, col)]) = chunk;
+      *reinterpret_cast<uint4 *>(&smem[Swizzle16<Cols>::offset(row, col)]) = chunk;
     });
   } else {
     static_for<Src::kRegs>([&](auto r) {
-      const int row = thread_coord<Src, 0>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, 0));
-      const int col = thread_coord<Src, 1>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, 1));
-      memcpy(&smem[Swizzle16<C>::offset(row, col)], &src.v[decltype(r)::value], 2);
+      const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, RowDim));
+      const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, ColDim));
+      memcpy(&smem[Swizzle16<Cols>::offset(row, col)], &src.v[decltype(r)::value], 2);
     });
   }
 }
@@ -72,7 +75,11 @@ template <class T, int Op, int WM, int WN, int R, int C, class Src>
 TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const Src &src,
                                         unsigned char *scratch) {
   uint16_t *smem = reinterpret_cast<uint16_t *>(scratch);
-  store_swizzled<Src, R, C>(src, smem);
+  // B arrives K-contiguous when it is a transposed view (attention's K^T): it is then kept
+  // N-major, and ldmatrix without .trans hands out the fragments.
+  constexpr bool nMajorB = Op == 1 && chunked_along<Src, 0>() && !chunked_along<Src, 1>();
+  if constexpr (nMajorB) store_swizzled<Src, 1, R>(src, smem);
+  else store_swizzled<Src, 0, C>(src, smem);
   __syncthreads();
   const int lane = lane_id();
   const int warp = warp_id();
@@ -90,6 +97,21 @@ TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>,
                      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                      : "r"(smem_address(&smem[Swizzle16<C>::offset(row, col)])));
         memcpy(&dst.v[(ki + numK * mi) * 8], r, 16);
+      }
+    }
+  } else if constexpr (nMajorB) {
+    // B stored N x K: per 16x8 instruction tile, ldmatrix.x2 (rows n, columns k) gives b0..b3.
+    constexpr int numN = C / (8 * WN), numK = R / 16;
+    TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
+      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
+        const int matrix = (lane >> 3) & 1;
+        const int row = 8 * warpN + 8 * WN * ni + (lane & 7);
+        const int col = 16 * ki + matrix * 8;
+        uint32_t r[2];
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
+                     : "=r"(r[0]), "=r"(r[1])
+                     : "r"(smem_address(&smem[Swizzle16<R>::offset(row, col)])));
+        memcpy(&dst.v[(ki + numK * ni) * 4], r, 8);
       }
     }
   } else {

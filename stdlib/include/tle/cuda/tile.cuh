@@ -216,30 +216,43 @@ TLE_DEVICE Dst through_shared(const Src &src, unsigned char *scratch) {
   return t;
 }
 
-template <class Dst, class Src>
-TLE_CONSTEXPR int convert_scratch_bytes() {
-  return same_linear_layout<Src, Dst>() ? 0 : Src::kElements * static_cast<int>(sizeof(typename Src::value_type));
+// Does every element stay on its thread, only in another register? (An mma accumulator
+// read as the next dot's A operand, for one.) Then the conversion is a register copy.
+template <class Src, class Dst>
+TLE_CONSTEXPR bool same_threads_other_registers() {
+  bool ok = Src::rank == Dst::rank && same_thread_bases<Src, Dst>(-1);
+  for (int d = 0; ok && d < Src::rank; ++d) ok = Src::linear.shape[d] == Dst::linear.shape[d];
+  for (int r = 0; ok && r < Dst::kRegs; ++r) ok = source_register<Src, Dst>(r, -1) >= 0;
+  return ok;
 }
 
-// Redistributes a tile over the threads (through_shared), with two shortcuts: nothing to do
-// for equal layouts, ldmatrix for 16-bit mma operands.
+template <class Dst, class Src>
+TLE_CONSTEXPR int convert_scratch_bytes() {
+  return same_threads_other_registers<Src, Dst>() ? 0 : Src::kElements * static_cast<int>(sizeof(typename Src::value_type));
+}
+
 // True for 16-bit mma.sync operand tiles, which dot.cuh converts with ldmatrix.
 template <class Dst>
 struct is_mma16_operand {
   static constexpr bool value = false;
 };
 
+// Redistributes a tile over the threads (through_shared), with three shortcuts: nothing to
+// do for equal layouts, a register copy when no element changes thread, ldmatrix for 16-bit
+// mma operands.
 template <class Dst, class Src>
 TLE_DEVICE Dst convert_layout(const Src &src, unsigned char *scratch) {
   static_assert(Src::kElements == Dst::kElements, "convert_layout keeps the shape");
-  if constexpr (is_mma16_operand<Dst>::value && !same_linear_layout<Src, Dst>()) {
+  if constexpr (same_linear_layout<Src, Dst>()) {
+    Dst t;
+    TLE_UNROLL for (int r = 0; r < Dst::kRegs; ++r) t.v[r] = src.v[r];
+    return t;
+  } else if constexpr (same_threads_other_registers<Src, Dst>()) {
+    return remap<Dst, -1>(src);
+  } else if constexpr (is_mma16_operand<Dst>::value) {
     // 16-bit tensor-core operands: swizzled shared memory and ldmatrix (dot.cuh).
     Dst t;
     load_mma16_operand_into(t, src, scratch);
-    return t;
-  } else if constexpr (same_linear_layout<Src, Dst>()) {
-    Dst t;
-    TLE_UNROLL for (int r = 0; r < Dst::kRegs; ++r) t.v[r] = src.v[r];
     return t;
   } else {
     return through_shared<Dst>(src, scratch);
