@@ -336,11 +336,17 @@ LogicalResult ExclusiveCumsumOp::verify() {
   auto src = getSrc().getType();
   int64_t axis = getAxis();
   if (axis < 0 || axis >= src.getRank()) return emitOpError("axis ") << axis << " out of range";
-  if (getExclusive().getType() != src) return emitOpError("the exclusive sums must have the operand type");
+  // Layouts (after assignment) may differ; shapes and element types may not.
+  auto exclusive = cast<RankedTensorType>(getExclusive().getType());
+  if (exclusive.getShape() != src.getShape() || exclusive.getElementType() != src.getElementType())
+    return emitOpError("the exclusive sums must have the operand type");
   SmallVector<int64_t> shape(src.getShape());
   shape.erase(shape.begin() + axis);
   Type total = shape.empty() ? src.getElementType() : Type(RankedTensorType::get(shape, src.getElementType()));
-  if (getTotal().getType() != total) return emitOpError("the total must have type ") << total;
+  auto totalTensor = dyn_cast<RankedTensorType>(getTotal().getType());
+  bool totalOk = getTotal().getType() == total ||
+                 (totalTensor && !shape.empty() && totalTensor.getShape() == ArrayRef<int64_t>(shape) && totalTensor.getElementType() == src.getElementType());
+  if (!totalOk) return emitOpError("the total must have type ") << total;
   return success();
 }
 
@@ -472,7 +478,8 @@ LogicalResult JoinOp::verify() {
   if (getRhs().getType() != lhs) return emitOpError("operands must have one type");
   SmallVector<int64_t> shape(lhs.getShape());
   shape.push_back(2);
-  if (getType() != RankedTensorType::get(shape, lhs.getElementType()))
+  // Layouts (after assignment) may differ; shape and element type may not.
+  if (getType().getShape() != ArrayRef<int64_t>(shape) || getType().getElementType() != lhs.getElementType())
     return emitOpError("result must be the operand type with a minor dimension of 2");
   return success();
 }
@@ -483,7 +490,12 @@ LogicalResult SplitOp::verify() {
     return emitOpError("the operand's minor dimension must have size 2");
   ArrayRef<int64_t> shape = src.getShape().drop_back();
   Type half = shape.empty() ? src.getElementType() : Type(RankedTensorType::get(shape, src.getElementType()));
-  if (getLhs().getType() != half || getRhs().getType() != half) return emitOpError("results must have type ") << half;
+  auto sameIgnoringLayout = [&](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return t == half || (tensor && !shape.empty() && tensor.getShape() == shape && tensor.getElementType() == src.getElementType());
+  };
+  if (!sameIgnoringLayout(getLhs().getType()) || !sameIgnoringLayout(getRhs().getType()))
+    return emitOpError("results must have type ") << half;
   return success();
 }
 
@@ -496,7 +508,7 @@ LogicalResult GatherOp::verify() {
   for (int64_t d = 0; d < src.getRank(); ++d)
     if (d != axis && src.getDimSize(d) != idx.getDimSize(d))
       return emitOpError("indices dimension ") << d << " must equal the source's";
-  if (getType() != RankedTensorType::get(idx.getShape(), src.getElementType()))
+  if (getType().getShape() != idx.getShape() || getType().getElementType() != src.getElementType())
     return emitOpError("result must have the indices' shape and the source's element type");
   return success();
 }

@@ -222,6 +222,93 @@ def test_device_library(k):
     check("tl.atomic_add histogram", counts, torch.bincount(data % 64, minlength=64).int(), 0, 0)
 
 
+def test_scans_and_rearrangement(k):
+    rows, cols = 37, 1000
+    x = torch.randn(rows, cols, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    k["row_cumsum_1024"]([rows], x, y, cols)
+    check("tl.cumsum rows (masked tail)", y, x.double().cumsum(dim=1), 1e-4, 1e-4)
+    x = torch.rand(16, 64, device="cuda") + 0.5
+    sums, prods, maxes = (torch.full_like(x, float("nan")) for _ in range(3))
+    k["scans_16x64"]([1], x, sums, prods, maxes)
+    check("tl.cumsum axis 0", sums, x.double().cumsum(dim=0), 1e-5, 1e-5)
+    want = x.double().flip(1).cumprod(dim=1).flip(1)
+    check("tl.cumprod axis 1 reverse", prods, want, 1e-6, 1e-4)
+    check("tl.associative_scan (maximum)", maxes, x.cummax(dim=1).values, 0, 0)
+    n = 128
+    a, b = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    joined = torch.full((n, 2), float("nan"), device="cuda")
+    gathered = torch.full((n,), float("nan"), device="cuda")
+    idx = torch.randint(0, n, (n,), device="cuda", dtype=torch.int32)
+    k["join_split_gather_128"]([1], a, b, joined, gathered, idx)
+    check("tl.join", joined, torch.stack([a, b], dim=1), 0, 0)
+    check("tl.split + tl.gather", gathered, (a - b)[idx.long()], 0, 0)
+    x, y = torch.randn(16, 32, device="cuda"), torch.randn(8, 16, device="cuda")
+    sub, out = torch.full_like(y, float("nan")), torch.full_like(x, float("nan"))
+    k["tiles_16x32"]([1], x, y, sub, out)
+    check("tle extract_tile [1, 0]", sub, x[8:, :16], 0, 0)
+    want = x.clone()
+    want[8:, 16:] = y
+    check("tle insert_tile [1, 1]", out, want, 0, 0)
+    m, n, kdim = 100, 75, 300
+    a, b = torch.randn(m, kdim, device="cuda"), torch.randn(kdim, n, device="cuda")
+    c = torch.full((m, n), float("nan"), device="cuda")
+    k["dot_ieee_64"]([triton_cdiv(m, 64), triton_cdiv(n, 64)], a, b, c, m, n, kdim)
+    # Exact fp32 products: far tighter than tf32 (about 1e-3 relative) would pass.
+    check("tl.dot fp32 input_precision=ieee 100x75x300", c, a.double() @ b.double(), 1e-4, 1e-5)
+    n = 201
+    x = torch.randint(-1000, 1000, (n,), device="cuda", dtype=torch.int32)
+    for sym, reverse in (("tle_cumsum_256", False), ("tle_cumsum_rev_256", True)):
+        out = torch.full((n,), -7, device="cuda", dtype=torch.int32)
+        total = torch.full((1,), -7, device="cuda", dtype=torch.int32)
+        k[sym]([1], x, out, total, n)
+        inclusive = (x.flip(0) if reverse else x).long().cumsum(0)
+        exclusive = inclusive - (x.flip(0) if reverse else x).long()
+        if reverse:
+            exclusive = exclusive.flip(0)
+        check(f"tle.cumsum exclusive reverse={reverse}", out, exclusive, 0, 0)
+        check(f"tle.cumsum total reverse={reverse}", total, x.long().sum().view(1), 0, 0)
+
+
+# device_print writes through the CUDA printf buffer, and a failed device_assert poisons the
+# context: both run in a child process.
+_DEBUG_CHILD = """
+import sys, torch, tlec_kernels
+k = tlec_kernels.load(sys.argv[1])
+x = torch.tensor([int(v) for v in sys.argv[2].split(",")], device="cuda", dtype=torch.int32)
+try:
+    k["debug_ops_8"]([1], x, x.numel())
+    torch.cuda.synchronize()
+except Exception as e:
+    print("ERROR", type(e).__name__, e, flush=True)
+    sys.exit(3)
+"""
+
+
+def test_debug_ops(build):
+    import os
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.abspath(__file__)))
+    run = subprocess.run([sys.executable, "-c", _DEBUG_CHILD, build, "5,0,7,1,2"], capture_output=True, text=True,
+                         env=env, timeout=120)
+    lines = sorted(l for l in run.stdout.splitlines() if l.startswith("pid"))
+    # All 8 elements of the block print; the masked-off ones hold other=0.
+    want = sorted(f"pid (0, 0, 0) idx ({i}) x: {v}" for i, v in enumerate([5, 0, 7, 1, 2, 0, 0, 0]))
+    ok = run.returncode == 0 and lines == want
+    print(f"{'PASS' if ok else 'FAIL'}  {'tl.device_print lines':48s} {len(lines)} of {len(want)}")
+    if not ok:
+        print(run.stdout[-2000:], run.stderr[-2000:])
+    global failures
+    failures += not ok
+    run = subprocess.run([sys.executable, "-c", _DEBUG_CHILD, build, "5,-1,7"], capture_output=True, text=True,
+                         env=env, timeout=120)
+    ok = run.returncode != 0 and "negative input" in run.stdout + run.stderr
+    print(f"{'PASS' if ok else 'FAIL'}  {'tl.device_assert stops the kernel':48s} exit {run.returncode}")
+    if not ok:
+        print(run.stdout[-2000:], run.stderr[-2000:])
+    failures += not ok
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
@@ -236,6 +323,8 @@ def main():
     test_attention(k)
     test_attention_descriptors(k)
     test_device_library(k)
+    test_scans_and_rearrangement(k)
+    test_debug_ops(args.build)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

@@ -331,12 +331,74 @@ class KernelPrinter {
           if (!isa<ir::DotOperandLayoutAttr>(d.getA().getType().getEncoding()))
             throw Unsupported{"tl.dot outside the 2-D tensor-core path"};
           std::string precision = d.getInputPrecision().str();
-          if (d.getA().getType().getElementType().isF32() && precision == "ieee")
-            throw Unsupported{"tl.dot on fp32 with input_precision='ieee'"};
           define(op, "tle::dot<tle::Precision::" + precision + ">(" + expr(d.getA()) + ", " + expr(d.getB()) + ", " + expr(d.getC()) + ")", "acc");
         })
         .Case<ir::BarrierOp>([&](ir::BarrierOp) { line() << "tle::barrier();\n"; })
         .Case<ir::ReduceOp>([&](ir::ReduceOp r) { reduce(r); })
+        .Case<ir::ScanOp>([&](ir::ScanOp s) { scan(s); })
+        .Case<ir::ExclusiveCumsumOp>([&](ir::ExclusiveCumsumOp c) {
+          auto srcType = cast<RankedTensorType>(c.getSrc().getType());
+          std::string axis = std::to_string(c.getAxis()), src = type(srcType);
+          std::string smem = useShared("tle::scan_scratch_bytes<" + axis + ", " + src + ">()");
+          std::string both = claim("cumsum");
+          line() << "const auto " << both << " = tle::exclusive_cumsum<" << type(c.getExclusive().getType()) << ", "
+                 << type(c.getTotal().getType()) << ", " << axis << ", " << (c.getReverse() ? "true" : "false") << ">("
+                 << expr(c.getSrc()) << ", " << smem << ");\n";
+          bindPair(both, c.getExclusive(), "exclusive", c.getTotal(), "total");
+        })
+        .Case<ir::JoinOp>([&](ir::JoinOp j) {
+          std::string smem = useShared("int(sizeof(" + scalarType(j.getType().getElementType()) + ")) * " + type(j.getType()) + "::kElements");
+          define(op, "tle::join<" + type(j.getType()) + ">(" + expr(j.getLhs()) + ", " + expr(j.getRhs()) + ", " + smem + ")", "joined");
+        })
+        .Case<ir::SplitOp>([&](ir::SplitOp sp) {
+          auto srcType = cast<RankedTensorType>(sp.getSrc().getType());
+          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          if (!isa<RankedTensorType>(sp.getLhs().getType())) throw Unsupported{"tl.split of a 1-D tensor of two elements"};
+          std::string both = claim("halves");
+          line() << "const auto " << both << " = tle::split<" << type(sp.getLhs().getType()) << ">(" << expr(sp.getSrc()) << ", "
+                 << smem << ");\n";
+          bindPair(both, sp.getLhs(), "lhs", sp.getRhs(), "rhs");
+        })
+        .Case<ir::GatherOp>([&](ir::GatherOp g) {
+          auto srcType = cast<RankedTensorType>(g.getSrc().getType());
+          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          define(op, "tle::gather<" + type(g.getType()) + ", " + std::to_string(g.getAxis()) + ">(" + expr(g.getSrc()) + ", " +
+                         expr(g.getIndices()) + ", " + smem + ")",
+                 "gathered");
+        })
+        .Case<ir::ExtractTileOp>([&](ir::ExtractTileOp e) {
+          auto srcType = cast<RankedTensorType>(e.getSrc().getType());
+          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          std::string offsets;
+          for (int64_t o : e.getOffsets()) offsets += ", " + std::to_string(o);
+          define(op, "tle::extract_tile<" + type(e.getType()) + offsets + ">(" + expr(e.getSrc()) + ", " + smem + ")", "tile");
+        })
+        .Case<ir::InsertTileOp>([&](ir::InsertTileOp i) {
+          auto srcType = cast<RankedTensorType>(i.getSrc().getType());
+          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          std::string offsets;
+          for (int64_t o : i.getOffsets()) offsets += (offsets.empty() ? "" : ", ") + std::to_string(o);
+          define(op, "tle::insert_tile<" + offsets + ">(" + expr(i.getSrc()) + ", " + expr(i.getTile()) + ", " + smem + ")", "inserted");
+        })
+        .Case<ir::PrintOp>([&](ir::PrintOp p) {
+          std::string prefix = p.getPrefix().str();
+          if (p.getArgs().empty()) {
+            line() << "tle::device_print(" << cString(prefix) << ");\n";
+            return;
+          }
+          for (auto [i, arg] : llvm::enumerate(p.getArgs())) {
+            std::string text = prefix + (p.getArgs().size() > 1 ? "(operand " + std::to_string(i) + ") " : "");
+            line() << "tle::device_print<" << (p.getIsSigned()[i] ? "true" : "false") << ", " << (p.getHex() ? "true" : "false")
+                   << ">(" << cString(text) << ", " << expr(arg) << ");\n";
+          }
+        })
+        .Case<ir::AssertOp>([&](ir::AssertOp a) {
+          std::string file = "<unknown>";
+          unsigned lineNumber = 0;
+          if (auto f = fileLocation(a.getLoc())) file = f->getFilename().str(), lineNumber = f->getLine();
+          line() << "tle::device_assert(" << expr(a.getCondition()) << ", " << cString(a.getMessage().str()) << ", "
+                 << cString(file) << ", " << lineNumber << ", " << cString(f_.getName().str()) << ");\n";
+        })
         .Case<scf::ForOp>([&](scf::ForOp f) { forLoop(f); })
         .Case<scf::IfOp>([&](scf::IfOp i) { ifElse(i); })
         .Case<scf::WhileOp>([&](scf::WhileOp w) { whileLoop(w); })
@@ -380,9 +442,8 @@ class KernelPrinter {
   }
 
   // The combine region as a lambda over scalars (or pairs, for two operands).
-  std::string combineLambda(ir::ReduceOp r, const std::vector<std::string> &elementTypes) {
-    Block &body = r.getCombineOp().front();
-    size_t n = r.getSrcs().size();
+  std::string combineLambda(Block &body, const std::vector<std::string> &elementTypes) {
+    size_t n = elementTypes.size();
     std::ostringstream saved;
     saved << body_.str();
     body_.str("");
@@ -421,6 +482,68 @@ class KernelPrinter {
     return lambda + pad + "  return " + result + ";\n" + pad + "}";
   }
 
+  // Names the two parts of a pair-valued call: `first` and `second` of `both`.
+  void bindPair(const std::string &both, Value first, StringRef firstName, Value second, StringRef secondName) {
+    for (auto [v, fallback, part] : {std::tuple{first, firstName, "first"}, std::tuple{second, secondName, "second"}}) {
+      std::string name = newName(v, fallback);
+      line() << constDeclaration(v.getType()) << " " << name << " = " << both << "." << part << ";\n";
+    }
+  }
+
+  // A C string literal (Sema keeps prefixes and messages printable ASCII).
+  static std::string cString(const std::string &text) {
+    std::string out = "\"";
+    for (char ch : text) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      if (ch == '?') {
+        out += "\\?";  // no trigraphs
+        continue;
+      }
+      if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\%03o", static_cast<unsigned char>(ch));
+        out += buf;
+        continue;
+      }
+      out += ch;
+    }
+    return out + "\"";
+  }
+
+  void scan(ir::ScanOp s) {
+    size_t n = s.getSrcs().size();
+    if (n > 2) throw Unsupported{"scans of more than two tensors"};
+    auto srcType = cast<RankedTensorType>(s.getSrcs()[0].getType());
+    std::vector<std::string> elementTypes;
+    for (Value v : s.getSrcs()) elementTypes.push_back(scalarType(cast<RankedTensorType>(v.getType()).getElementType()));
+    std::string input = expr(s.getSrcs()[0]), element = elementTypes[0];
+    std::string resultType = type(s.getResult(0).getType());
+    if (n == 2) {
+      // Both operands in the first one's layout, zipped into pairs.
+      std::string second = expr(s.getSrcs()[1]);
+      if (s.getSrcs()[1].getType() != s.getSrcs()[0].getType() || s.getResult(1).getType() != s.getResult(0).getType())
+        throw Unsupported{"a two-operand scan whose operands have different layouts"};
+      input = "tle::zip(" + input + ", " + second + ")";
+      element = "tle::pair<" + elementTypes[0] + ", " + elementTypes[1] + ">";
+      resultType = tileType(cast<RankedTensorType>(s.getResult(0).getType()), element);
+    }
+    std::string axis = std::to_string(s.getAxis());
+    std::string smem = useShared("tle::scan_scratch_bytes<" + axis + ", " + tileType(srcType, element) + ">()");
+    std::string call = "tle::scan<" + resultType + ", " + axis + ", " + (s.getReverse() ? "true" : "false") + ">(" + input + ", " +
+                       combineLambda(s.getCombineOp().front(), elementTypes) + ", " + smem + ")";
+    if (n == 1) {
+      define(s, call, "scanned");
+      return;
+    }
+    std::string both = claim("scanned");
+    line() << "const auto " << both << " = " << call << ";\n";
+    for (size_t i = 0; i < 2; ++i) {
+      Value result = s.getResult(i);
+      std::string name = newName(result, i == 0 ? "scanned_value" : "scanned_index");
+      line() << constDeclaration(result.getType()) << " " << name << " = tle::" << (i == 0 ? "first" : "second") << "(" << both << ");\n";
+    }
+  }
+
   void reduce(ir::ReduceOp r) {
     size_t n = r.getSrcs().size();
     if (n > 2) throw Unsupported{"reductions of more than two tensors"};
@@ -435,7 +558,7 @@ class KernelPrinter {
     }
     std::string axis = std::to_string(r.getAxis());
     std::string smem = useShared("tle::reduce_scratch_bytes<" + axis + ", " + tileType(srcType, element) + ">()");
-    std::string call = "tle::reduce<" + axis + ">(" + input + ", " + combineLambda(r, elementTypes) + ", " + smem + ")";
+    std::string call = "tle::reduce<" + axis + ">(" + input + ", " + combineLambda(r.getCombineOp().front(), elementTypes) + ", " + smem + ")";
     bool scalar = !isa<RankedTensorType>(r.getResult(0).getType());
     if (scalar) call = "tle::scalar(" + call + ")";
     if (n == 1) {

@@ -134,6 +134,30 @@ class LayoutSolver {
           slices_.push_back({r.getResult(0), r.getSrcs()[0], r.getAxis(), op});
         return;
       }
+      // Scanned operands are zipped together and keep their layout; gather reads its
+      // indices where it writes the result; join's and split's halves have one type.
+      if (auto scan = dyn_cast<ir::ScanOp>(op)) {
+        SmallVector<Value> all(scan.getSrcs());
+        all.append(scan.getResults().begin(), scan.getResults().end());
+        uniteAll(all);
+        return;
+      }
+      if (auto gather = dyn_cast<ir::GatherOp>(op)) {
+        uniteAll({gather.getIndices(), gather.getResult()});
+        return;
+      }
+      if (auto insert = dyn_cast<ir::InsertTileOp>(op)) {
+        uniteAll({insert.getSrc(), insert.getResult()});
+        return;
+      }
+      if (auto join = dyn_cast<ir::JoinOp>(op)) {
+        uniteAll({join.getLhs(), join.getRhs()});
+        return;
+      }
+      if (auto split = dyn_cast<ir::SplitOp>(op)) {
+        uniteAll({split.getLhs(), split.getRhs()});
+        return;
+      }
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
         auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
         for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))

@@ -164,6 +164,24 @@ TLE_DEVICE void mma_1688_tf32(float *d, const uint32_t *a, const uint32_t *b) {
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// fp32 with input_precision="ieee": the m16n8k8 step in exact fp32 FMAs on the tf32
+// fragments. A lane fetches the A-row and B-column elements it needs from the lanes that
+// hold them (a0..a3: A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4]; b0, b1: B[t][g], B[t+4][g];
+// the accumulator: rows g, g+8, columns 2t, 2t+1; g = lane / 4, t = lane % 4).
+TLE_DEVICE void fma_1688_f32(float *d, const float *a, const float *b) {
+  const int lane = lane_id(), g = lane >> 2, t = lane & 3;
+  TLE_UNROLL for (int k = 0; k < 8; ++k) {
+    const int high = k >> 2, holder = k & 3;
+    const float rowG = __shfl_sync(0xffffffffu, a[high ? 2 : 0], (g << 2) | holder);
+    const float rowG8 = __shfl_sync(0xffffffffu, a[high ? 3 : 1], (g << 2) | holder);
+    const float col0 = __shfl_sync(0xffffffffu, b[high], ((2 * t) << 2) | holder);
+    const float col1 = __shfl_sync(0xffffffffu, b[high], ((2 * t + 1) << 2) | holder);
+    d[0] = fmaf(rowG, col0, d[0]);
+    d[1] = fmaf(rowG, col1, d[1]);
+    d[2] = fmaf(rowG8, col0, d[2]);
+    d[3] = fmaf(rowG8, col1, d[3]);
+  }
+}
 TLE_DEVICE void mma_16832_s8(int32_t *d, const uint32_t *a, const uint32_t *b) {
   asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
@@ -191,10 +209,13 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, 
           const uint32_t rb[2] = {pack2(fb[0], fb[1]), pack2(fb[2], fb[3])};
           mma_16816(acc, ra, rb, TA());
         } else if constexpr (Bits == 32) {
-          static_assert(P != Precision::ieee, "fp32 tl.dot with input_precision='ieee' does not use tensor cores");
-          const uint32_t ra[4] = {to_tf32(fa[0]), to_tf32(fa[1]), to_tf32(fa[2]), to_tf32(fa[3])};
-          const uint32_t rb[2] = {to_tf32(fb[0]), to_tf32(fb[1])};
-          mma_1688_tf32(acc, ra, rb);
+          if constexpr (P == Precision::ieee) {
+            fma_1688_f32(acc, fa, fb);
+          } else {
+            const uint32_t ra[4] = {to_tf32(fa[0]), to_tf32(fa[1]), to_tf32(fa[2]), to_tf32(fa[3])};
+            const uint32_t rb[2] = {to_tf32(fb[0]), to_tf32(fb[1])};
+            mma_1688_tf32(acc, ra, rb);
+          }
         } else {
           const uint32_t ra[4] = {pack4(fa[0], fa[1], fa[2], fa[3]), pack4(fa[4], fa[5], fa[6], fa[7]),
                                   pack4(fa[8], fa[9], fa[10], fa[11]), pack4(fa[12], fa[13], fa[14], fa[15])};
