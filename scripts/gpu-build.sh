@@ -40,4 +40,9 @@ if [ ${#stale[@]} -gt 0 ]; then
        -Istdlib/include -Iruntime/include -c "$src" -o {}'
 fi
 "$nvcc" -shared -arch="$arch" -o "$out/libtle_gpu_kernels.so" "${objects[@]}"
+# The driver-API loader (tle/module.h) on tlec's NVRTC output.
+add_sig="*fp32:16, *fp32:16, *fp32:16, i32, 1024"
+"$build/bin/tlec" tests/corpus/triton/01_vector_add.tle --kernel add_kernel --signature "$add_sig" --target "cuda:$arch" -o "$out/add.cubin"
+"$build/bin/tlec" tests/corpus/triton/01_vector_add.tle --kernel add_kernel --signature "$add_sig" --target "cuda:$arch" -o "$out/add.ptx"
+cc -std=c11 -O2 -shared -fPIC -Wall -Werror -Iruntime/include tests/gpu/module_shim.c -o "$out/libtle_module_shim.so" -ldl -lpthread
 echo "gpu-build: $(wc -l < "$out/kernels.txt") kernels in $out/libtle_gpu_kernels.so"

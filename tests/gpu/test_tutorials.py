@@ -309,6 +309,31 @@ def test_debug_ops(build):
     failures += not ok
 
 
+def test_module_loader(build):
+    """tle/module.h: tlec's --emit=cubin and --emit=ptx output loaded and launched through the
+    driver API."""
+    import ctypes
+    import os
+    shim = ctypes.CDLL(os.path.join(build, "libtle_module_shim.so"))
+    shim.tle_shim_vector_add.restype = ctypes.c_int
+    shim.tle_shim_vector_add.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,
+                                         ctypes.c_void_p, ctypes.c_int, ctypes.c_uint]
+    n = 100003
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    torch.cuda.synchronize()
+    for image in ("add.cubin", "add.ptx"):
+        out = poisoned_like(x)
+        status = shim.tle_shim_vector_add(os.path.join(build, image).encode(), b"add_kernel", x.data_ptr(), y.data_ptr(),
+                                          out.data_ptr(), n, triton_cdiv(n, 1024))
+        torch.cuda.synchronize()
+        if status != 0:
+            global failures
+            failures += 1
+            print(f"FAIL  tle/module.h {image}: status {status}")
+            continue
+        check(f"tle/module.h loads and launches {image}", out, x + y, 0, 0)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
@@ -325,6 +350,7 @@ def main():
     test_device_library(k)
     test_scans_and_rearrangement(k)
     test_debug_ops(args.build)
+    test_module_loader(args.build)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

@@ -30,10 +30,19 @@ std::string launcherParams(const cuda::PrintedKernel &k) {
   return s;
 }
 
+// The block size and dynamic shared memory, in the module itself: loaders of --emit=ptx and
+// --emit=cubin output read NAME_tle_launch (tle/module.h).
+std::string launchFacts(const cuda::PrintedKernel &k) {
+  std::ostringstream o;
+  o << "constexpr int kSharedBytes_" << k.name << " = " << k.sharedBytesExpression << ";\n";
+  o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[2] = {" << k.numWarps * 32 << ", kSharedBytes_" << k.name
+    << "};  // threads per block, dynamic shared bytes\n";
+  return o.str();
+}
+
 std::string launcherDefinition(const cuda::PrintedKernel &k) {
   std::ostringstream o;
   const std::string shared = "kSharedBytes_" + k.name;
-  o << "constexpr int " << shared << " = " << k.sharedBytesExpression << ";\n\n";
   o << "extern \"C\" tleStatus " << k.name << "_launch(" << launcherParams(k) << ") {\n";
   o << "  if (grid_x == 0 || grid_y == 0 || grid_z == 0) return TLE_SUCCESS;  // nothing to do\n";
   for (const cuda::KernelParam &p : k.params) {
@@ -146,7 +155,7 @@ class CudaBackend : public Backend {
     cu << "#ifndef __CUDACC_RTC__\n#include \"" << options_.headerName << "\"\n\n#include <atomic>\n#include <cstdint>\n#endif\n\n";
     cu << "#include <tle/cuda/tle.cuh>\n\n";
     for (const cuda::PrintedKernel &k : kernels)
-      cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
+      cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
          << "#endif  // __CUDACC_RTC__\n\n";
     out.main = cu.str();
 

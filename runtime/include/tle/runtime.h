@@ -21,6 +21,13 @@ typedef int tleStatus;
 #define TLE_ERROR_BROKEN_HINT (-1)
 /* A null pointer where the function needs an object (the resources query). */
 #define TLE_ERROR_INVALID_ARGUMENT (-2)
+/* tle/module.h: libcuda.so.1 could not be opened, or lacks a function the loader needs. */
+#define TLE_ERROR_NO_DRIVER (-3)
+/* tle/module.h: the file given to tleModuleLoadFile could not be read. */
+#define TLE_ERROR_FILE (-4)
+/* tle/module.h: the module has the function but not the launch facts tlec writes beside it
+ * (NAME_tle_launch): it was not compiled by tlec. */
+#define TLE_ERROR_NOT_A_TLE_KERNEL (-5)
 
 /* A short description of a tlec status; CUDA codes are described as "CUDA error N". */
 static inline const char *tleStatusName(tleStatus status) {
@@ -28,6 +35,9 @@ static inline const char *tleStatusName(tleStatus status) {
   case TLE_SUCCESS: return "success";
   case TLE_ERROR_BROKEN_HINT: return "an argument breaks a --signature hint (alignment or divisibility)";
   case TLE_ERROR_INVALID_ARGUMENT: return "invalid argument";
+  case TLE_ERROR_NO_DRIVER: return "the CUDA driver (libcuda.so.1) could not be loaded";
+  case TLE_ERROR_FILE: return "the file could not be read";
+  case TLE_ERROR_NOT_A_TLE_KERNEL: return "the module's kernel was not compiled by tlec (no NAME_tle_launch)";
   default: return status > 0 ? "CUDA error (see cudaGetErrorString)" : "unknown tlec status";
   }
 }

@@ -1,0 +1,156 @@
+/* Loading and launching tlec's --emit=ptx and --emit=cubin output through the CUDA driver
+ * API, for hosts that do not compile the generated .cu. Plain C, header-only, Linux.
+ *
+ *   tleModule module;
+ *   tleKernel kernel;
+ *   tleModuleLoadFile(&module, "add.cubin");          // or tleModuleLoadData(&module, image)
+ *   tleModuleGetKernel(module, "add_kernel", &kernel);
+ *   void *args[] = {&x, &y, &out, &n};                // the kernel's runtime parameters
+ *   tleKernelLaunch(&kernel, stream, grid_x, 1, 1, args);
+ *   tleModuleUnload(module);
+ *
+ * The driver library (libcuda.so.1) is opened at the first call, so programs that include
+ * this header start, and get TLE_ERROR_NO_DRIVER, on machines without one. A CUDA context
+ * must be current on the calling thread (cudaSetDevice, or any CUDA runtime call, makes the
+ * device's primary context current). Every function is safe to call from several threads. */
+#ifndef TLE_MODULE_H
+#define TLE_MODULE_H
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tle/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A loaded module (a CUmodule). */
+typedef struct CUmod_st *tleModule;
+
+/* A kernel of a loaded module and how it must be launched. */
+typedef struct tleKernel {
+  struct CUfunc_st *function;
+  int threadsPerBlock;
+  int dynamicSharedBytes;
+} tleKernel;
+
+/* The driver functions used, resolved once. CUresult values are cudaError_t values. */
+typedef struct tleDriver {
+  int (*init)(unsigned);
+  int (*moduleLoadData)(tleModule *, const void *);
+  int (*moduleUnload)(tleModule);
+  int (*moduleGetFunction)(struct CUfunc_st **, tleModule, const char *);
+  int (*moduleGetGlobal)(unsigned long long *, size_t *, tleModule, const char *);
+  int (*memcpyDtoH)(void *, unsigned long long, size_t);
+  int (*funcSetAttribute)(struct CUfunc_st *, int, int);
+  int (*launchKernel)(struct CUfunc_st *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, tleStream,
+                      void **, void **);
+  int ready;
+} tleDriver;
+
+static tleDriver tle_driver_;
+static pthread_once_t tle_driver_once_ = PTHREAD_ONCE_INIT;
+
+static void tleDriverOpen_(void) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return;
+#define TLE_RESOLVE_(field, symbol) *(void **)(&tle_driver_.field) = dlsym(lib, symbol)
+  TLE_RESOLVE_(init, "cuInit");
+  TLE_RESOLVE_(moduleLoadData, "cuModuleLoadData");
+  TLE_RESOLVE_(moduleUnload, "cuModuleUnload");
+  TLE_RESOLVE_(moduleGetFunction, "cuModuleGetFunction");
+  TLE_RESOLVE_(moduleGetGlobal, "cuModuleGetGlobal_v2");
+  TLE_RESOLVE_(memcpyDtoH, "cuMemcpyDtoH_v2");
+  TLE_RESOLVE_(funcSetAttribute, "cuFuncSetAttribute");
+  TLE_RESOLVE_(launchKernel, "cuLaunchKernel");
+#undef TLE_RESOLVE_
+  tle_driver_.ready = tle_driver_.init && tle_driver_.moduleLoadData && tle_driver_.moduleUnload &&
+                      tle_driver_.moduleGetFunction && tle_driver_.moduleGetGlobal && tle_driver_.memcpyDtoH &&
+                      tle_driver_.funcSetAttribute && tle_driver_.launchKernel && tle_driver_.init(0) == 0;
+}
+
+static inline const tleDriver *tleDriverGet_(void) {
+  pthread_once(&tle_driver_once_, tleDriverOpen_);
+  return tle_driver_.ready ? &tle_driver_ : NULL;
+}
+
+/* Loads a cubin, or NUL-terminated PTX (which the driver compiles for the current device),
+ * into the current context. */
+static inline tleStatus tleModuleLoadData(tleModule *module, const void *image) {
+  if (!module || !image) return TLE_ERROR_INVALID_ARGUMENT;
+  const tleDriver *d = tleDriverGet_();
+  if (!d) return TLE_ERROR_NO_DRIVER;
+  return d->moduleLoadData(module, image);
+}
+
+/* tleModuleLoadData on the contents of a file written by tlec --emit=ptx or --emit=cubin. */
+static inline tleStatus tleModuleLoadFile(tleModule *module, const char *path) {
+  if (!module || !path) return TLE_ERROR_INVALID_ARGUMENT;
+  FILE *f = fopen(path, "rb");
+  if (!f) return TLE_ERROR_FILE;
+  char *image = NULL;
+  long size = -1;
+  if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+  if (size >= 0 && fseek(f, 0, SEEK_SET) == 0) image = (char *)malloc((size_t)size + 1);
+  tleStatus status = TLE_ERROR_FILE;
+  if (image && fread(image, 1, (size_t)size, f) == (size_t)size) {
+    image[size] = 0; /* PTX is text: terminate it */
+    status = tleModuleLoadData(module, image);
+  }
+  free(image);
+  fclose(f);
+  return status;
+}
+
+static inline tleStatus tleModuleUnload(tleModule module) {
+  const tleDriver *d = tleDriverGet_();
+  if (!d) return TLE_ERROR_NO_DRIVER;
+  return d->moduleUnload(module);
+}
+
+/* Finds kernel `name` (its --out-name, or the kernel's name) and its launch facts, and opts
+ * it in to more than 48 KiB of dynamic shared memory where it needs that. */
+static inline tleStatus tleModuleGetKernel(tleModule module, const char *name, tleKernel *kernel) {
+  if (!name || !kernel) return TLE_ERROR_INVALID_ARGUMENT;
+  const tleDriver *d = tleDriverGet_();
+  if (!d) return TLE_ERROR_NO_DRIVER;
+  tleStatus status = d->moduleGetFunction(&kernel->function, module, name);
+  if (status != TLE_SUCCESS) return status;
+  char factsName[512];
+  if (snprintf(factsName, sizeof factsName, "%s_tle_launch", name) >= (int)sizeof factsName) return TLE_ERROR_INVALID_ARGUMENT;
+  unsigned long long address = 0;
+  size_t bytes = 0;
+  int facts[2] = {0, 0};
+  if (d->moduleGetGlobal(&address, &bytes, module, factsName) != 0 || bytes != sizeof facts) return TLE_ERROR_NOT_A_TLE_KERNEL;
+  status = d->memcpyDtoH(facts, address, sizeof facts);
+  if (status != TLE_SUCCESS) return status;
+  kernel->threadsPerBlock = facts[0];
+  kernel->dynamicSharedBytes = facts[1];
+  if (facts[1] > 48 * 1024) {
+    const int maxDynamicSharedBytes = 8; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+    status = d->funcSetAttribute(kernel->function, maxDynamicSharedBytes, facts[1]);
+  }
+  return status;
+}
+
+/* Launches `kernel` on `stream` over a grid of blocks; args points at each runtime parameter
+ * (constexpr parameters are compiled in), in order. Nothing is launched for an empty grid. */
+static inline tleStatus tleKernelLaunch(const tleKernel *kernel, tleStream stream, unsigned grid_x, unsigned grid_y,
+                                        unsigned grid_z, void **args) {
+  if (!kernel || !kernel->function) return TLE_ERROR_INVALID_ARGUMENT;
+  if (grid_x == 0 || grid_y == 0 || grid_z == 0) return TLE_SUCCESS;
+  const tleDriver *d = tleDriverGet_();
+  if (!d) return TLE_ERROR_NO_DRIVER;
+  return d->launchKernel(kernel->function, grid_x, grid_y, grid_z, (unsigned)kernel->threadsPerBlock, 1, 1,
+                         (unsigned)kernel->dynamicSharedBytes, stream, args, NULL);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLE_MODULE_H */
