@@ -9,6 +9,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tle {
@@ -153,7 +154,9 @@ class CudaBackend : public Backend {
     cu << banner(options_.inputName);
     // Host parts (header, launchers) are hidden from NVRTC, which compiles device code only.
     cu << "#ifndef __CUDACC_RTC__\n#include \"" << options_.headerName << "\"\n\n#include <atomic>\n#include <cstdint>\n#endif\n\n";
-    cu << "#include <tle/cuda/tle.cuh>\n\n";
+    // The atomics header is most of the device library's compile time: only when needed.
+    bool atomics = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesAtomics; });
+    cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "") << "\n";
     for (const cuda::PrintedKernel &k : kernels)
       cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
          << "#endif  // __CUDACC_RTC__\n\n";

@@ -117,6 +117,7 @@ class KernelPrinter {
     std::string bytes = "0";
     for (const std::string &s : scratch_) bytes = "tle::max_bytes(" + bytes + ", " + s + ")";
     out.sharedBytesExpression = bytes;
+    out.usesAtomics = usesAtomics_;
   }
 
  private:
@@ -414,6 +415,7 @@ class KernelPrinter {
   }
 
   void atomic(Operation *op, const std::string &kind, const std::string &sem, const std::string &scope) {
+    usesAtomics_ = true;
     static const std::map<std::string, std::string> kinds = {
         {"add", "add"}, {"fadd", "fadd"}, {"max", "max"}, {"min", "min"}, {"umax", "umax"}, {"umin", "umin"},
         {"and", "band"}, {"or", "bor"}, {"xor", "bxor"}, {"xchg", "xchg"}};
@@ -719,6 +721,7 @@ class KernelPrinter {
   std::set<std::string> used_;
   std::vector<ir::BlockedLayoutAttr> blocked_;
   std::vector<std::string> scratch_;
+  bool usesAtomics_ = false;
   bool usesShared_ = false;
 };
 

@@ -27,6 +27,7 @@ struct PrintedKernel {
   unsigned numWarps = 4;
   std::string code;                   // the layouts namespace and the __global__ function
   std::string sharedBytesExpression;  // a constant expression, valid after `code`
+  bool usesAtomics = false;           // needs tle/cuda/atomic.cuh
 };
 
 // The file position an op's location ends in (through names, call sites and fusions).

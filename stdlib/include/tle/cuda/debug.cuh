@@ -10,22 +10,35 @@
 
 #include "tle/cuda/tile.cuh"
 
-#include <cuda/std/type_traits>
-
 #if !defined(__CUDACC_RTC__)
 #include <cstdio>
 #endif
 
 namespace tle {
 
+// The two type traits printing needs (<cuda/std/type_traits> costs a second of compile time).
+template <class T> constexpr bool is_pointer_v = false;
+template <class T> constexpr bool is_pointer_v<T *> = true;
+template <class T> constexpr bool is_pointer_v<T *const> = true;
+template <class T> constexpr bool is_integral_v = false;
+template <> constexpr bool is_integral_v<bool> = true;
+template <> constexpr bool is_integral_v<int8_t> = true;
+template <> constexpr bool is_integral_v<uint8_t> = true;
+template <> constexpr bool is_integral_v<int16_t> = true;
+template <> constexpr bool is_integral_v<uint16_t> = true;
+template <> constexpr bool is_integral_v<int32_t> = true;
+template <> constexpr bool is_integral_v<uint32_t> = true;
+template <> constexpr bool is_integral_v<int64_t> = true;
+template <> constexpr bool is_integral_v<uint64_t> = true;
+
 // printf's view of a value: a format and the argument it takes.
 template <bool Signed, bool Hex, class T>
 TLE_DEVICE void print_value(const char *head, const char *prefix, T x) {
-  if constexpr (cuda::std::is_pointer<T>::value) {
+  if constexpr (is_pointer_v<T>) {
     printf("%s%s%p\n", head, prefix, static_cast<const void *>(x));
-  } else if constexpr (sizeof(T) <= 2 && !cuda::std::is_integral<T>::value) {  // half, bfloat16, fp8
+  } else if constexpr (sizeof(T) <= 2 && !is_integral_v<T>) {  // half, bfloat16, fp8
     printf("%s%s%f\n", head, prefix, static_cast<double>(static_cast<float>(x)));
-  } else if constexpr (!cuda::std::is_integral<T>::value) {
+  } else if constexpr (!is_integral_v<T>) {
     printf("%s%s%f\n", head, prefix, static_cast<double>(x));
   } else if constexpr (Hex) {
     printf("%s%s0x%llx\n", head, prefix, static_cast<unsigned long long>(x) & (~0ull >> (64 - 8 * sizeof(T))));

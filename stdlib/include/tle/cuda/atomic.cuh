@@ -1,0 +1,105 @@
+// Atomics with Triton's `sem` and `scope`, on CCCL's cuda::atomic_ref. Apart from the rest
+// of the device library because <cuda/atomic> is most of its compile time: generated code
+// includes this header only when a kernel uses atomics.
+#pragma once
+
+#include "tle/cuda/memory.cuh"
+
+#include <cuda/atomic>
+
+namespace tle {
+
+// ---- atomics ------------------------------------------------------------------------------------
+
+enum class AtomicOp { add, fadd, max, umax, min, umin, band, bor, bxor, xchg };
+
+TLE_CONSTEXPR cuda::std::memory_order order_of(int sem) {
+  return sem == 0 ? cuda::std::memory_order_relaxed
+         : sem == 1 ? cuda::std::memory_order_acquire
+         : sem == 2 ? cuda::std::memory_order_release
+                    : cuda::std::memory_order_acq_rel;
+}
+// Sem: 0 relaxed, 1 acquire, 2 release, 3 acq_rel. Scope: CCCL's thread scopes.
+template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class T>
+TLE_DEVICE T atomic_apply(T *p, T v) {
+  cuda::atomic_ref<T, Scope> ref(*p);
+  constexpr cuda::std::memory_order order = order_of(Sem);
+  if constexpr (Op == AtomicOp::add || Op == AtomicOp::fadd) return ref.fetch_add(v, order);
+  else if constexpr (Op == AtomicOp::max) return ref.fetch_max(v, order);
+  else if constexpr (Op == AtomicOp::min) return ref.fetch_min(v, order);
+  else if constexpr (Op == AtomicOp::umax) {
+    cuda::atomic_ref<unsigned_t<T>, Scope> u(*reinterpret_cast<unsigned_t<T> *>(p));
+    return static_cast<T>(u.fetch_max(static_cast<unsigned_t<T>>(v), order));
+  } else if constexpr (Op == AtomicOp::umin) {
+    cuda::atomic_ref<unsigned_t<T>, Scope> u(*reinterpret_cast<unsigned_t<T> *>(p));
+    return static_cast<T>(u.fetch_min(static_cast<unsigned_t<T>>(v), order));
+  } else if constexpr (Op == AtomicOp::band) return ref.fetch_and(v, order);
+  else if constexpr (Op == AtomicOp::bor) return ref.fetch_or(v, order);
+  else if constexpr (Op == AtomicOp::bxor) return ref.fetch_xor(v, order);
+  else return ref.exchange(v, order);
+}
+template <int Sem, cuda::thread_scope Scope, class T>
+TLE_DEVICE T atomic_cas_apply(T *p, T expected, T desired) {
+  cuda::atomic_ref<T, Scope> ref(*p);
+  ref.compare_exchange_strong(expected, desired, order_of(Sem), cuda::std::memory_order_relaxed);
+  return expected;  // the value seen, whether or not it was replaced
+}
+
+// Tile atomics: one owner thread per element applies it; the returned tile holds the old
+// values on the owners.
+template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class P, class L, int... S>
+TLE_DEVICE Tile<pointee_t<P>, L, S...> atomic_rmw(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &v,
+                                                  const Tile<bool, L, S...> *mask = nullptr) {
+  using V = Tile<pointee_t<P>, L, S...>;
+  V old;
+  const bool owner = is_owner<V>();
+  TLE_UNROLL for (int r = 0; r < V::kRegs; ++r) {
+    old.v[r] = pointee_t<P>();
+    if (owner && (!mask || mask->v[r])) old.v[r] = atomic_apply<Op, Sem, Scope>(const_cast<pointee_t<P> *>(ptrs.v[r]), v.v[r]);
+  }
+  return old;
+}
+template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class P, class L, int... S>
+TLE_DEVICE Tile<pointee_t<P>, L, S...> atomic_rmw(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &v,
+                                                  const Tile<bool, L, S...> &mask) {
+  return atomic_rmw<Op, Sem, Scope>(ptrs, v, &mask);
+}
+template <int Sem, cuda::thread_scope Scope, class P, class L, int... S>
+TLE_DEVICE Tile<pointee_t<P>, L, S...> atomic_cas(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &cmp,
+                                                  const Tile<pointee_t<P>, L, S...> &v) {
+  using V = Tile<pointee_t<P>, L, S...>;
+  V old;
+  const bool owner = is_owner<V>();
+  TLE_UNROLL for (int r = 0; r < V::kRegs; ++r) {
+    old.v[r] = pointee_t<P>();
+    if (owner) old.v[r] = atomic_cas_apply<Sem, Scope>(const_cast<pointee_t<P> *>(ptrs.v[r]), cmp.v[r], v.v[r]);
+  }
+  return old;
+}
+
+// Scalar atomics act once per block: thread 0 applies it and shares the old value through
+// shared memory, so that a spin lock (`while tl.atomic_cas(lock, 0, 1) == 1`) is taken
+// once by the block, not once per thread.
+template <class T>
+TLE_DEVICE T share_from_thread0(T value, unsigned char *scratch) {
+  T *slot = reinterpret_cast<T *>(scratch);
+  if (threadIdx.x == 0) *slot = value;
+  __syncthreads();
+  const T shared = *slot;
+  __syncthreads();
+  return shared;
+}
+template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class P>
+TLE_DEVICE pointee_t<P> atomic_rmw(P ptr, pointee_t<P> v, unsigned char *scratch, bool mask = true) {
+  pointee_t<P> old = pointee_t<P>();
+  if (threadIdx.x == 0 && mask) old = atomic_apply<Op, Sem, Scope>(const_cast<pointee_t<P> *>(ptr), v);
+  return share_from_thread0(old, scratch);
+}
+template <int Sem, cuda::thread_scope Scope, class P>
+TLE_DEVICE pointee_t<P> atomic_cas(P ptr, pointee_t<P> cmp, pointee_t<P> v, unsigned char *scratch) {
+  pointee_t<P> old = pointee_t<P>();
+  if (threadIdx.x == 0) old = atomic_cas_apply<Sem, Scope>(const_cast<pointee_t<P> *>(ptr), cmp, v);
+  return share_from_thread0(old, scratch);
+}
+
+}  // namespace tle
