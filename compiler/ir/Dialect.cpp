@@ -396,7 +396,9 @@ LogicalResult CopyOp::verify() {
 }
 
 LogicalResult LocalLoadOp::verify() {
-  if (getType() != getBuffer().getType().getBlockType()) return emitOpError("result must have the buffer's shape and element type");
+  RankedTensorType block = getBuffer().getType().getBlockType();
+  if (getType().getShape() != block.getShape() || getType().getElementType() != block.getElementType())  // any layout
+    return emitOpError("result must have the buffer's shape and element type");
   return success();
 }
 
@@ -432,7 +434,9 @@ LogicalResult DsaElementwiseOp::verify() {
 }
 
 LogicalResult ToTensorOp::verify() {
-  if (getType() != getBuffer().getType().getBlockType()) return emitOpError("result must have the buffer's shape and element type");
+  RankedTensorType block = getBuffer().getType().getBlockType();
+  if (getType().getShape() != block.getShape() || getType().getElementType() != block.getElementType())  // any layout
+    return emitOpError("result must have the buffer's shape and element type");
   return success();
 }
 

@@ -309,6 +309,22 @@ def test_debug_ops(build):
     failures += not ok
 
 
+def test_gpu_buffers(k):
+    xs, ys = 100, 3
+    a = torch.randn(96 * xs + 64 * ys, device="cuda")
+    out = torch.full((3 * 32, 64), float("nan"), device="cuda")
+    k["gpu_alloc_copy_load"]([3], a, out, xs, ys)
+    rows = torch.arange(3 * 32, device="cuda")[:, None] * xs + torch.arange(64, device="cuda")[None, :] * ys
+    check("tle.gpu.alloc + copy + local_load", out, a[rows], 0, 0)
+    x = torch.randn(128, device="cuda")
+    out = torch.full((32,), float("nan"), device="cuda")
+    k["gpu_local_ptr_1d"]([1], x, out, 77)
+    check("tle.gpu.local_ptr slice [77:109]", out, x[77:109], 0, 0)
+    out = torch.full((128,), -7, device="cuda", dtype=torch.int32)
+    k["gpu_local_ptr_atomic"]([1], out)
+    check("tl.atomic_add through tle.gpu.local_ptr", out, torch.ones(128, device="cuda", dtype=torch.int32), 0, 0)
+
+
 def test_module_loader(build):
     """tle/module.h: tlec's --emit=cubin and --emit=ptx output loaded and launched through the
     driver API."""
@@ -351,6 +367,7 @@ def main():
     test_scans_and_rearrangement(k)
     test_debug_ops(args.build)
     test_module_loader(args.build)
+    test_gpu_buffers(k)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

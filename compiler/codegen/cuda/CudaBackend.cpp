@@ -36,8 +36,12 @@ std::string launcherParams(const cuda::PrintedKernel &k) {
 std::string launchFacts(const cuda::PrintedKernel &k) {
   std::ostringstream o;
   o << "constexpr int kSharedBytes_" << k.name << " = " << k.sharedBytesExpression << ";\n";
+  // Only in NVRTC's output: under nvcc the host-side shadow of a __constant__ would need
+  // the kernel's translation unit to register it.
+  o << "#ifdef __CUDACC_RTC__\n";
   o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[2] = {" << k.numWarps * 32 << ", kSharedBytes_" << k.name
     << "};  // threads per block, dynamic shared bytes\n";
+  o << "#endif\n";
   return o.str();
 }
 

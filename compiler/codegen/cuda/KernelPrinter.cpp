@@ -63,7 +63,9 @@ std::string scalarType(Type t) {
   if (isa<Float8E4M3FNType>(t)) return "__nv_fp8_e4m3";
   if (isa<Float8E5M2Type>(t)) return "__nv_fp8_e5m2";
   if (auto p = dyn_cast<ir::PointerType>(t)) {
-    if (p.getAddressSpace() != 1) throw Unsupported{"pointers to address space " + std::to_string(p.getAddressSpace())};
+    // Global (1) and shared (3, tle.gpu.local_ptr) memory: both generic pointers in CUDA C++.
+    if (p.getAddressSpace() != 1 && p.getAddressSpace() != 3)
+      throw Unsupported{"pointers to address space " + std::to_string(p.getAddressSpace())};
     return scalarType(p.getPointeeType()) + "*";
   }
   std::string s;
@@ -103,6 +105,7 @@ class KernelPrinter {
       out.params.push_back(p);
     }
     indent_ = 1;
+    planBuffers();
     block(f_.getBody().front());
 
     std::ostringstream code;
@@ -116,6 +119,7 @@ class KernelPrinter {
     out.code = code.str();
     std::string bytes = "0";
     for (const std::string &s : scratch_) bytes = "tle::max_bytes(" + bytes + ", " + s + ")";
+    if (bufferBytes_ > 0) bytes = std::to_string(bufferBytes_) + " + " + bytes;
     out.sharedBytesExpression = bytes;
     out.usesAtomics = usesAtomics_;
   }
@@ -180,7 +184,31 @@ class KernelPrinter {
 
   std::string type(Type t) {
     if (auto tensor = dyn_cast<RankedTensorType>(t)) return tileType(tensor, scalarType(tensor.getElementType()));
+    // A tle.gpu buffer is a pointer to its first element in shared memory.
+    if (auto buffer = dyn_cast<ir::BufferType>(t)) return scalarType(buffer.getBlockType().getElementType()) + "*";
     return scalarType(t);
+  }
+
+  // Is `v` a pointer (or a tile of pointers) into a tle.gpu buffer?
+  static bool pointsIntoBuffer(Value v) {
+    Type t = v.getType();
+    if (auto tensor = dyn_cast<RankedTensorType>(t)) t = tensor.getElementType();
+    auto p = dyn_cast<ir::PointerType>(t);
+    return p && p.getAddressSpace() == 3;
+  }
+
+  // tle.gpu buffers take the start of the dynamic shared memory, in program order, 16-byte
+  // aligned, for the whole kernel; the scratch of conversions and reductions follows them.
+  void planBuffers() {
+    f_.walk([&](ir::AllocOp alloc) {
+      auto buffer = cast<ir::BufferType>(alloc.getType());
+      if (buffer.getSpace() != "smem") throw Unsupported{"buffers in memory space '" + buffer.getSpace().str() + "'"};
+      RankedTensorType block = buffer.getBlockType();
+      int64_t bytes = block.getNumElements() * std::max<int64_t>(1, block.getElementType().getIntOrFloatBitWidth() / 8);
+      bufferOffsets_[alloc] = bufferBytes_;
+      bufferBytes_ += (bytes + 15) / 16 * 16;
+    });
+    if (bufferBytes_ > 0) usesShared_ = true;
   }
 
   static std::string hostType(Type t, bool readonly) {
@@ -230,7 +258,7 @@ class KernelPrinter {
   std::string useShared(const std::string &bytesExpression) {
     usesShared_ = true;
     if (std::find(scratch_.begin(), scratch_.end(), bytesExpression) == scratch_.end()) scratch_.push_back(bytesExpression);
-    return "tle_smem";
+    return bufferBytes_ > 0 ? "(tle_smem + " + std::to_string(bufferBytes_) + ")" : "tle_smem";
   }
 
   // ---- ops ----
@@ -276,6 +304,9 @@ class KernelPrinter {
 
   void printOperation(Operation *op) {
     if (!isa<func::ReturnOp>(op)) sourceComment(op);
+    // Writes into a tle.gpu buffer other threads may read: barriers on both sides.
+    const bool bufferWrite = isa<ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>(op) && pointsIntoBuffer(op->getOperand(0));
+    if (bufferWrite) line() << "tle::barrier();  // earlier reads of the buffer are done\n";
     llvm::TypeSwitch<Operation *>(op)
         .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
           if (auto tensor = dyn_cast<RankedTensorType>(c.getType())) {
@@ -381,6 +412,31 @@ class KernelPrinter {
           for (int64_t o : i.getOffsets()) offsets += (offsets.empty() ? "" : ", ") + std::to_string(o);
           define(op, "tle::insert_tile<" + offsets + ">(" + expr(i.getSrc()) + ", " + expr(i.getTile()) + ", " + smem + ")", "inserted");
         })
+        .Case<ir::AllocOp>([&](ir::AllocOp a) {
+          std::string t = type(a.getType());
+          define(op, "reinterpret_cast<" + t + ">(tle_smem + " + std::to_string(bufferOffsets_.lookup(op)) + ")", "buffer");
+        })
+        .Case<ir::LocalPtrOp>([&](ir::LocalPtrOp l) {
+          auto buffer = cast<ir::BufferType>(l.getBuffer().getType());
+          if (l.getIndices().empty()) {
+            define(op, "tle::local_ptr_all<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "local_ptrs");
+            return;
+          }
+          std::string args = "tle::local_ptr<" + type(l.getType());
+          for (int64_t d : buffer.getBlockType().getShape()) args += ", " + std::to_string(d);
+          args += ">(" + expr(l.getBuffer());
+          for (Value i : l.getIndices()) args += ", " + expr(i);
+          define(op, args + ")", "local_ptrs");
+        })
+        .Case<ir::CopyOp>([&](ir::CopyOp c) {
+          if (isa<ir::BufferType>(c.getDst().getType()))
+            line() << "tle::copy_to_buffer(" << expr(c.getSrc()) << ", " << expr(c.getDst()) << ");\n";
+          else
+            line() << "tle::copy_from_buffer(" << expr(c.getSrc()) << ", " << expr(c.getDst()) << ");\n";
+        })
+        .Case<ir::LocalLoadOp>([&](ir::LocalLoadOp l) {
+          define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded");
+        })
         .Case<ir::PrintOp>([&](ir::PrintOp p) {
           std::string prefix = p.getPrefix().str();
           if (p.getArgs().empty()) {
@@ -407,6 +463,7 @@ class KernelPrinter {
           if (indent_ > 1) line() << "return;\n";
         })
         .Default([&](Operation *) { elementwise(op); });
+    if (bufferWrite) line() << "tle::barrier();  // the write is visible to every thread\n";
   }
 
   int vectorWidth(Operation *op) {
@@ -722,6 +779,8 @@ class KernelPrinter {
   std::vector<ir::BlockedLayoutAttr> blocked_;
   std::vector<std::string> scratch_;
   bool usesAtomics_ = false;
+  llvm::DenseMap<Operation *, int64_t> bufferOffsets_;
+  int64_t bufferBytes_ = 0;
   bool usesShared_ = false;
 };
 

@@ -146,6 +146,12 @@ class LayoutSolver {
         uniteAll({gather.getIndices(), gather.getResult()});
         return;
       }
+      if (auto local = dyn_cast<ir::LocalPtrOp>(op)) {  // indices laid out as the pointers
+        SmallVector<Value> all(local.getIndices());
+        all.push_back(local.getResult());
+        uniteAll(all);
+        return;
+      }
       if (auto insert = dyn_cast<ir::InsertTileOp>(op)) {
         uniteAll({insert.getSrc(), insert.getResult()});
         return;

@@ -2,6 +2,7 @@
 // kernel needs them.
 #pragma once
 
+#include "tle/cuda/buffer.cuh"
 #include "tle/cuda/config.cuh"
 #include "tle/cuda/debug.cuh"
 #include "tle/cuda/dot.cuh"

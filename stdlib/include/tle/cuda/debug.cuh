@@ -109,6 +109,7 @@ TLE_DEVICE void device_print(const char *prefix) {
   printf("%s%s\n", head, prefix);
 }
 
+#if !defined(NDEBUG)  // glibc declares __assert_fail only then
 TLE_DEVICE void assert_failed(const char *message, const char *file, unsigned line, const char *function) {
 #if defined(__CUDACC_RTC__)
   __assertfail(message, file, line, function, sizeof(char));
@@ -116,6 +117,7 @@ TLE_DEVICE void assert_failed(const char *message, const char *file, unsigned li
   __assert_fail(message, file, line, function);
 #endif
 }
+#endif
 
 template <class C>
 TLE_DEVICE void device_assert(const C &condition, const char *message, const char *file, unsigned line, const char *function) {

@@ -1,0 +1,69 @@
+// TLE-Struct GPU buffers (tle.gpu.alloc): each buffer is a region of the kernel's dynamic
+// shared memory for the whole kernel, reached through a plain pointer to its first element,
+// row-major in its shape. Reads and writes of a buffer by different threads are ordered by
+// block barriers around every write (tle.gpu.copy into a buffer, stores and atomics through
+// tle.gpu.local_ptr pointers), which the generated code places.
+#pragma once
+
+#include "tle/cuda/tile.cuh"
+
+namespace tle {
+
+template <class X>
+TLE_DEVICE int index_at(const X &index, int r) {
+  if constexpr (is_tile<X>::value) return static_cast<int>(index.v[r]);
+  else return static_cast<int>(index);
+}
+
+// tle.gpu.local_ptr(buf, (i0, i1, ...)): pointers to buf[i0][i1]...; the indices are all
+// scalars (one pointer) or all tiles laid out as Dst.
+template <class Dst, int... Shape, class T, class... Index>
+TLE_DEVICE Dst local_ptr(T *base, const Index &...index) {
+  static_assert(sizeof...(Index) == sizeof...(Shape), "one index per buffer dimension");
+  if constexpr (is_tile<Dst>::value) {
+    Dst t;
+    TLE_UNROLL for (int r = 0; r < Dst::kRegs; ++r) {
+      int offset = 0;  // row-major: ((i0 * S1 + i1) * S2 + i2) ...
+      ((offset = offset * Shape + index_at(index, r)), ...);
+      t.v[r] = base + offset;
+    }
+    return t;
+  } else {
+    int offset = 0;
+    ((offset = offset * Shape + index_at(index, 0)), ...);
+    return base + offset;
+  }
+}
+
+// tle.gpu.local_ptr(buf): a pointer to every element, laid out as Dst (the buffer's shape).
+template <class Dst, class T>
+TLE_DEVICE Dst local_ptr_all(T *base) {
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = base + linear_index<Dst, decltype(r)::value>(); });
+  return t;
+}
+
+// tle.gpu.copy(global pointers -> buffer): every element once (its owner thread), then a
+// barrier so that all threads see the buffer.
+template <class Ptrs, class T>
+TLE_DEVICE void copy_to_buffer(const Ptrs &ptrs, T *base) {
+  __syncthreads();  // earlier readers of the buffer are done
+  if (is_owner<Ptrs>()) static_for<Ptrs::kRegs>([&](auto r) { base[linear_index<Ptrs, decltype(r)::value>()] = *ptrs.v[decltype(r)::value]; });
+  __syncthreads();
+}
+
+// tle.gpu.copy(buffer -> global pointers).
+template <class Ptrs, class T>
+TLE_DEVICE void copy_from_buffer(const T *base, const Ptrs &ptrs) {
+  if (is_owner<Ptrs>()) static_for<Ptrs::kRegs>([&](auto r) { *ptrs.v[decltype(r)::value] = base[linear_index<Ptrs, decltype(r)::value>()]; });
+}
+
+// tle.gpu.local_load(buf): the whole buffer as a tile.
+template <class Dst, class T>
+TLE_DEVICE Dst local_load(const T *base) {
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = base[linear_index<Dst, decltype(r)::value>()]; });
+  return t;
+}
+
+}  // namespace tle
