@@ -325,6 +325,15 @@ def test_gpu_buffers(k):
     check("tl.atomic_add through tle.gpu.local_ptr", out, torch.ones(128, device="cuda", dtype=torch.int32), 0, 0)
 
 
+def test_raw_call(k):
+    n = 100
+    x = torch.randn(128, device="cuda")
+    out = torch.full((128,), float("nan"), device="cuda")
+    k["raw_scale_128"]([1], x, out, n)
+    check("TLE-Raw CUDA function (2x + 1, n=100)", out[:n], 2 * x[:n] + 1, 0, 0)
+    check("TLE-Raw: masked tail untouched", out[n:].isnan().float(), torch.ones(128 - n, device="cuda"), 0, 0)
+
+
 def test_module_loader(build):
     """tle/module.h: tlec's --emit=cubin and --emit=ptx output loaded and launched through the
     driver API."""
@@ -368,6 +377,7 @@ def main():
     test_debug_ops(args.build)
     test_module_loader(args.build)
     test_gpu_buffers(k)
+    test_raw_call(k)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

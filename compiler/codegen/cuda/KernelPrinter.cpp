@@ -89,6 +89,7 @@ class KernelPrinter {
   void print(PrintedKernel &out) {
     out.name = f_.getSymName().str();
     if (auto w = f_->getAttrOfType<IntegerAttr>("tle.num_warps")) out.numWarps = w.getInt();
+    numWarps_ = out.numWarps;
     layoutsNamespace_ = out.name + "_layouts";
     std::string params;
     for (BlockArgument arg : f_.getArguments()) {
@@ -122,6 +123,7 @@ class KernelPrinter {
     if (bufferBytes_ > 0) bytes = std::to_string(bufferBytes_) + " + " + bytes;
     out.sharedBytesExpression = bytes;
     out.usesAtomics = usesAtomics_;
+    out.rawFunctions = rawFunctions_;
   }
 
  private:
@@ -437,6 +439,7 @@ class KernelPrinter {
         .Case<ir::LocalLoadOp>([&](ir::LocalLoadOp l) {
           define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded");
         })
+        .Case<ir::RawCallOp>([&](ir::RawCallOp r) { rawCall(r); })
         .Case<ir::PrintOp>([&](ir::PrintOp p) {
           std::string prefix = p.getPrefix().str();
           if (p.getArgs().empty()) {
@@ -539,6 +542,64 @@ class KernelPrinter {
     std::istringstream lines(inner);
     for (std::string l; std::getline(lines, l);) lambda += pad + "  " + l.substr(2) + "\n";
     return lambda + pad + "  return " + result + ";\n" + pad + "}";
+  }
+
+  // TLE-Raw: the native function runs on the block's first `threads` threads. Block
+  // arguments are staged row-major in shared memory (one region each) and passed as
+  // pointers; after the call they are read back as the op's results. Barriers order the
+  // staging, the call and the read-back.
+  void rawCall(ir::RawCallOp r) {
+    if (r.getLanguage() != "cuda") throw Unsupported{"a raw '" + r.getLanguage().str() + "' function on a CUDA target"};
+    if (r.getThreads().size() != 1) throw Unsupported{"a raw function over more than one thread dimension"};
+    const int64_t threads = r.getThreads()[0], blockThreads = int64_t(32) * numWarps_;
+    if (threads < blockThreads && (r.getSyncScope() == "block" || r.getSyncScope() == "cluster"))
+      throw Unsupported{"a block-synchronizing raw function on fewer threads than the block"};
+    rawFunctions_.emplace_back(r.getCallee().str(), r.getCode().str());
+    // One 16-byte-aligned region per block argument.
+    std::vector<int64_t> offsets;
+    int64_t total = 0;
+    for (auto [arg, space] : llvm::zip(r.getArgs(), r.getSpaces())) {
+      auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+      if (!tensor) continue;
+      StringRef where = cast<StringAttr>(space).getValue();
+      if (!where.empty() && where != "shared") throw Unsupported{"a raw-call block argument in '" + where.str() + "' space"};
+      offsets.push_back(total);
+      total += (tensor.getNumElements() * std::max<int64_t>(1, tensor.getElementType().getIntOrFloatBitWidth() / 8) + 15) / 16 * 16;
+    }
+    std::string base;
+    if (total > 0) {
+      base = claim("raw_smem");
+      line() << "unsigned char* const " << base << " = " << useShared(std::to_string(total)) << ";\n";
+    }
+    std::vector<std::string> args, regions;
+    size_t next = 0;
+    for (Value arg : r.getArgs()) {
+      auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+      if (!tensor) {
+        args.push_back(expr(arg));
+        continue;
+      }
+      std::string element = scalarType(tensor.getElementType());
+      std::string region = claim("raw_arg");
+      line() << element << "* const " << region << " = reinterpret_cast<" << element << "*>(" << base << " + " << offsets[next++]
+             << ");\n";
+      line() << "tle::store_row_major(" << expr(arg) << ", " << region << ");\n";
+      args.push_back(region);
+      regions.push_back(region);
+    }
+    line() << "__syncthreads();\n";
+    std::string call = r.getCallee().str() + "(";
+    for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
+    call += ");";
+    if (threads < blockThreads) line() << "if (threadIdx.x < " << threads << ") " << call << "\n";
+    else line() << call << "\n";
+    line() << "__syncthreads();\n";
+    for (size_t i = 0; i < regions.size(); ++i) {
+      Value result = r.getResult(i);
+      std::string name = newName(result, "raw_out");
+      line() << "const auto " << name << " = tle::local_load<" << type(result.getType()) << ">(" << regions[i] << ");\n";
+    }
+    if (!regions.empty()) line() << "__syncthreads();  // the scratch is free again\n";
   }
 
   // Names the two parts of a pair-valued call: `first` and `second` of `both`.
@@ -780,6 +841,8 @@ class KernelPrinter {
   std::vector<std::string> scratch_;
   bool usesAtomics_ = false;
   llvm::DenseMap<Operation *, int64_t> bufferOffsets_;
+  std::vector<std::pair<std::string, std::string>> rawFunctions_;
+  unsigned numWarps_ = 4;
   int64_t bufferBytes_ = 0;
   bool usesShared_ = false;
 };

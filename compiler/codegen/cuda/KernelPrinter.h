@@ -28,6 +28,8 @@ struct PrintedKernel {
   std::string code;                   // the layouts namespace and the __global__ function
   std::string sharedBytesExpression;  // a constant expression, valid after `code`
   bool usesAtomics = false;           // needs tle/cuda/atomic.cuh
+  // TLE-Raw CUDA functions the kernel calls: (name, source), printed once before the kernels.
+  std::vector<std::pair<std::string, std::string>> rawFunctions;
 };
 
 // The file position an op's location ends in (through names, call sites and fusions).

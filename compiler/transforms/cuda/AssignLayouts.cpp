@@ -146,6 +146,12 @@ class LayoutSolver {
         uniteAll({gather.getIndices(), gather.getResult()});
         return;
       }
+      if (auto raw = dyn_cast<ir::RawCallOp>(op)) {  // a block argument and its value after the call
+        unsigned next = 0;
+        for (Value a : raw.getArgs())
+          if (isTensor(a)) uniteAll({a, raw.getResult(next++)});
+        return;
+      }
       if (auto local = dyn_cast<ir::LocalPtrOp>(op)) {  // indices laid out as the pointers
         SmallVector<Value> all(local.getIndices());
         all.push_back(local.getResult());
