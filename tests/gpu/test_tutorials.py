@@ -334,6 +334,30 @@ def test_raw_call(k):
     check("TLE-Raw: masked tail untouched", out[n:].isnan().float(), torch.ones(128 - n, device="cuda"), 0, 0)
 
 
+def test_elementwise(k):
+    n, block = 200, 256
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    i = torch.randint(0, 1 << 20, (n,), device="cuda", dtype=torch.int32)
+    out, outi, f8 = torch.full_like(x, float("nan")), torch.full_like(i, -7), torch.full_like(x, float("nan"))
+    k["elementwise_256"]([1], x, y, i, out, outi, f8, n)
+    xd, yd = x.double(), y.double()
+    r = (xd.exp() + torch.exp2(yd) + (xd.abs() + 1).log() + (yd.abs() + 1).log2() + xd.abs().sqrt() +
+         (yd.abs() + 1).rsqrt() + xd.sin() + yd.cos() + xd.floor() + yd.ceil() + (xd * yd + xd) + torch.erf(xd) +
+         torch.maximum(xd, yd) + torch.minimum(xd, yd) + torch.where(xd > yd, xd, yd))
+    check("math: exp, exp2, log, log2, sqrt, rsqrt, sin, cos, ...", out, r, 1e-4, 1e-4)
+    il = i.long()
+    j = (il * 2654435761) >> 32
+    j = j + il // 3 + il % 3 + (il >> 1) + (il << 2) + (il ^ 5) + (il & 7) + (il | 8)
+    padded = torch.cat([il, torch.ones(block - n, device="cuda", dtype=torch.long)])
+    xor = 0
+    for v in padded.tolist():
+        xor ^= v
+    argmin = torch.cat([x, torch.ones(block - n, device="cuda")]).argmin().item()
+    check("integers: umulhi, //, %, shifts, bit ops, xor_sum, argmin", outi, (j + xor + argmin).int(), 0, 0)
+    want = (x.to(torch.float8_e4m3fn).float() + x.to(torch.float8_e5m2).float() + x.to(torch.bfloat16).float())
+    check("casts: fp8 e4m3, fp8 e5m2, bf16 (round to nearest even)", f8, want, 0, 0)
+
+
 def test_module_loader(build):
     """tle/module.h: tlec's --emit=cubin and --emit=ptx output loaded and launched through the
     driver API."""
@@ -378,6 +402,7 @@ def main():
     test_module_loader(args.build)
     test_gpu_buffers(k)
     test_raw_call(k)
+    test_elementwise(k)
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))

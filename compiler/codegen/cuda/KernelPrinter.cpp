@@ -440,6 +440,14 @@ class KernelPrinter {
           define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded");
         })
         .Case<ir::RawCallOp>([&](ir::RawCallOp r) { rawCall(r); })
+        .Case<arith::MulUIExtendedOp>([&](arith::MulUIExtendedOp m) {  // tl.umulhi: the high half
+          std::string args = "(" + expr(m.getLhs()) + ", " + expr(m.getRhs()) + ")";
+          for (auto [i, result] : llvm::enumerate(m->getResults())) {
+            if (result.use_empty()) continue;
+            std::string name = newName(result, i == 0 ? "low" : "high");
+            line() << constDeclaration(result.getType()) << " " << name << " = tle::" << (i == 0 ? "mul" : "umulhi") << args << ";\n";
+          }
+        })
         .Case<ir::PrintOp>([&](ir::PrintOp p) {
           std::string prefix = p.getPrefix().str();
           if (p.getArgs().empty()) {
