@@ -638,68 +638,61 @@ class KernelPrinter {
     return out + "\"";
   }
 
-  void scan(ir::ScanOp s) {
-    size_t n = s.getSrcs().size();
-    if (n > 2) throw Unsupported{"scans of more than two tensors"};
-    auto srcType = cast<RankedTensorType>(s.getSrcs()[0].getType());
+  // The operands of a reduce or a scan: one tile, or two zipped into a tile of pairs.
+  struct CombinedInput {
     std::vector<std::string> elementTypes;
-    for (Value v : s.getSrcs()) elementTypes.push_back(scalarType(cast<RankedTensorType>(v.getType()).getElementType()));
-    std::string input = expr(s.getSrcs()[0]), element = elementTypes[0];
-    std::string resultType = type(s.getResult(0).getType());
-    if (n == 2) {
-      // Both operands in the first one's layout, zipped into pairs.
-      std::string second = expr(s.getSrcs()[1]);
-      if (s.getSrcs()[1].getType() != s.getSrcs()[0].getType() || s.getResult(1).getType() != s.getResult(0).getType())
-        throw Unsupported{"a two-operand scan whose operands have different layouts"};
-      input = "tle::zip(" + input + ", " + second + ")";
-      element = "tle::pair<" + elementTypes[0] + ", " + elementTypes[1] + ">";
-      resultType = tileType(cast<RankedTensorType>(s.getResult(0).getType()), element);
+    std::string input, element;  // the argument and its element type
+  };
+  CombinedInput combinedInput(ValueRange srcs, const std::string &what) {
+    if (srcs.size() > 2) throw Unsupported{what + " of more than two tensors"};
+    CombinedInput in;
+    for (Value v : srcs) in.elementTypes.push_back(scalarType(cast<RankedTensorType>(v.getType()).getElementType()));
+    in.input = expr(srcs[0]);
+    in.element = in.elementTypes[0];
+    if (srcs.size() == 2) {
+      in.input = "tle::zip(" + expr(srcs[0]) + ", " + expr(srcs[1]) + ")";
+      in.element = "tle::pair<" + in.elementTypes[0] + ", " + in.elementTypes[1] + ">";
     }
-    std::string axis = std::to_string(s.getAxis());
-    std::string smem = useShared("tle::scan_scratch_bytes<" + axis + ", " + tileType(srcType, element) + ">()");
-    std::string call = "tle::scan<" + resultType + ", " + axis + ", " + (s.getReverse() ? "true" : "false") + ">(" + input + ", " +
-                       combineLambda(s.getCombineOp().front(), elementTypes) + ", " + smem + ")";
-    if (n == 1) {
-      define(s, call, "scanned");
+    return in;
+  }
+
+  // Defines the op's results from `call`: the value itself, or the halves of a pair.
+  void defineCombined(Operation *op, const std::string &call, const std::string &base) {
+    if (op->getNumResults() == 1) {
+      define(op, call, base);
       return;
     }
-    std::string both = claim("scanned");
+    std::string both = claim(base);
     line() << "const auto " << both << " = " << call << ";\n";
     for (size_t i = 0; i < 2; ++i) {
-      Value result = s.getResult(i);
-      std::string name = newName(result, i == 0 ? "scanned_value" : "scanned_index");
+      Value result = op->getResult(i);
+      std::string name = newName(result, base + (i == 0 ? "_value" : "_index"));
       line() << constDeclaration(result.getType()) << " " << name << " = tle::" << (i == 0 ? "first" : "second") << "(" << both << ");\n";
     }
   }
 
+  void scan(ir::ScanOp s) {
+    CombinedInput in = combinedInput(s.getSrcs(), "scans");
+    if (s.getSrcs().size() == 2 && s.getSrcs()[1].getType() != s.getSrcs()[0].getType())
+      throw Unsupported{"a two-operand scan whose operands have different layouts"};
+    auto srcType = cast<RankedTensorType>(s.getSrcs()[0].getType());
+    std::string resultType = tileType(cast<RankedTensorType>(s.getResult(0).getType()), in.element);
+    std::string axis = std::to_string(s.getAxis());
+    std::string smem = useShared("tle::scan_scratch_bytes<" + axis + ", " + tileType(srcType, in.element) + ">()");
+    std::string call = "tle::scan<" + resultType + ", " + axis + ", " + (s.getReverse() ? "true" : "false") + ">(" + in.input +
+                       ", " + combineLambda(s.getCombineOp().front(), in.elementTypes) + ", " + smem + ")";
+    defineCombined(s, call, "scanned");
+  }
+
   void reduce(ir::ReduceOp r) {
-    size_t n = r.getSrcs().size();
-    if (n > 2) throw Unsupported{"reductions of more than two tensors"};
+    CombinedInput in = combinedInput(r.getSrcs(), "reductions");
     auto srcType = cast<RankedTensorType>(r.getSrcs()[0].getType());
-    std::vector<std::string> elementTypes;
-    for (Value s : r.getSrcs()) elementTypes.push_back(scalarType(cast<RankedTensorType>(s.getType()).getElementType()));
-    std::string input = expr(r.getSrcs()[0]);
-    std::string element = elementTypes[0];
-    if (n == 2) {
-      input = "tle::zip(" + expr(r.getSrcs()[0]) + ", " + expr(r.getSrcs()[1]) + ")";
-      element = "tle::pair<" + elementTypes[0] + ", " + elementTypes[1] + ">";
-    }
     std::string axis = std::to_string(r.getAxis());
-    std::string smem = useShared("tle::reduce_scratch_bytes<" + axis + ", " + tileType(srcType, element) + ">()");
-    std::string call = "tle::reduce<" + axis + ">(" + input + ", " + combineLambda(r.getCombineOp().front(), elementTypes) + ", " + smem + ")";
-    bool scalar = !isa<RankedTensorType>(r.getResult(0).getType());
-    if (scalar) call = "tle::scalar(" + call + ")";
-    if (n == 1) {
-      define(r, call, "reduced");
-      return;
-    }
-    std::string both = claim("reduced");
-    line() << "const auto " << both << " = " << call << ";\n";
-    for (size_t i = 0; i < 2; ++i) {
-      Value result = r.getResult(i);
-      std::string name = newName(result, i == 0 ? "reduced_value" : "reduced_index");
-      line() << constDeclaration(result.getType()) << " " << name << " = tle::" << (i == 0 ? "first" : "second") << "(" << both << ");\n";
-    }
+    std::string smem = useShared("tle::reduce_scratch_bytes<" + axis + ", " + tileType(srcType, in.element) + ">()");
+    std::string call = "tle::reduce<" + axis + ">(" + in.input + ", " + combineLambda(r.getCombineOp().front(), in.elementTypes) +
+                       ", " + smem + ")";
+    if (!isa<RankedTensorType>(r.getResult(0).getType())) call = "tle::scalar(" + call + ")";
+    defineCombined(r, call, "reduced");
   }
 
   // Loop-carried values live in variables declared before the loop and assigned by yields.

@@ -61,9 +61,7 @@ TLE_DEVICE void copy_from_buffer(const T *base, const Ptrs &ptrs) {
 // tle.gpu.local_load(buf): the whole buffer as a tile.
 template <class Dst, class T>
 TLE_DEVICE Dst local_load(const T *base) {
-  Dst t;
-  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = base[linear_index<Dst, decltype(r)::value>()]; });
-  return t;
+  return load_row_major<Dst>(base);
 }
 
 }  // namespace tle

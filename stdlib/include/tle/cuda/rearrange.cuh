@@ -7,9 +7,18 @@
 
 namespace tle {
 
-template <class Src>
-TLE_DEVICE void store_row_major(const Src &src, typename Src::value_type *buffer, int scale = 1, int offset = 0) {
-  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>() * scale + offset] = src.v[decltype(r)::value]; });
+// The row-major position in a tile of shape Whole of element R of Part, shifted by
+// `offsets` (extract_tile, insert_tile) and, when Axis >= 0, with the coordinate along Axis
+// replaced by `along` (gather).
+template <class Part, int R, class Whole, int Axis = -1>
+TLE_DEVICE int position_in(const int *offsets, int along = 0) {
+  int position = 0;
+  static_for<Part::rank>([&](auto d) {
+    constexpr int D = decltype(d)::value;
+    const int coord = D == Axis ? along : (offsets ? offsets[D] : 0) + (thread_coord<Part, D>() ^ TLE_CONST(Part::linear.regCoord(R, D)));
+    position = position * TLE_CONST(Whole::linear.shape[D]) + coord;
+  });
+  return position;
 }
 
 // tl.join(a, b): a new minor dimension of size 2, a at index 0 and b at index 1.
@@ -21,8 +30,7 @@ TLE_DEVICE Dst join(const Src &a, const Src &b, unsigned char *scratch) {
   store_row_major(a, buffer, 2, 0);
   store_row_major(b, buffer, 2, 1);
   __syncthreads();
-  Dst t;
-  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  const Dst t = load_row_major<Dst>(buffer);
   __syncthreads();
   return t;
 }
@@ -57,13 +65,7 @@ TLE_DEVICE Dst gather(const Src &src, const Index &index, unsigned char *scratch
   Dst t;
   static_for<Dst::kRegs>([&](auto r) {
     constexpr int R = decltype(r)::value;
-    int position = 0;
-    static_for<Dst::rank>([&](auto d) {
-      constexpr int D = decltype(d)::value;
-      const int coord = D == Axis ? static_cast<int>(index.v[R]) : (thread_coord<Dst, D>() ^ TLE_CONST(Dst::linear.regCoord(R, D)));
-      position = position * TLE_CONST(Src::linear.shape[D]) + coord;
-    });
-    t.v[R] = buffer[position];
+    t.v[R] = buffer[position_in<Dst, R, Src, Axis>(nullptr, static_cast<int>(index.v[R]))];
   });
   __syncthreads();
   return t;
@@ -79,16 +81,7 @@ TLE_DEVICE Dst extract_tile(const Src &src, unsigned char *scratch) {
   __syncthreads();
   constexpr int offsets[] = {Offsets...};
   Dst t;
-  static_for<Dst::kRegs>([&](auto r) {
-    constexpr int R = decltype(r)::value;
-    int position = 0;
-    static_for<Dst::rank>([&](auto d) {
-      constexpr int D = decltype(d)::value;
-      const int coord = offsets[D] + (thread_coord<Dst, D>() ^ TLE_CONST(Dst::linear.regCoord(R, D)));
-      position = position * TLE_CONST(Src::linear.shape[D]) + coord;
-    });
-    t.v[R] = buffer[position];
-  });
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[position_in<Dst, decltype(r)::value, Src>(offsets)]; });
   __syncthreads();
   return t;
 }
@@ -102,19 +95,9 @@ TLE_DEVICE Src insert_tile(const Src &src, const Part &tile, unsigned char *scra
   store_row_major(src, buffer);
   __syncthreads();
   constexpr int offsets[] = {Offsets...};
-  static_for<Part::kRegs>([&](auto r) {
-    constexpr int R = decltype(r)::value;
-    int position = 0;
-    static_for<Part::rank>([&](auto d) {
-      constexpr int D = decltype(d)::value;
-      const int coord = offsets[D] + (thread_coord<Part, D>() ^ TLE_CONST(Part::linear.regCoord(R, D)));
-      position = position * TLE_CONST(Src::linear.shape[D]) + coord;
-    });
-    buffer[position] = tile.v[R];
-  });
+  static_for<Part::kRegs>([&](auto r) { buffer[position_in<Part, decltype(r)::value, Src>(offsets)] = tile.v[decltype(r)::value]; });
   __syncthreads();
-  Src t;
-  static_for<Src::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Src, decltype(r)::value>()]; });
+  const Src t = load_row_major<Src>(buffer);
   __syncthreads();
   return t;
 }

@@ -83,11 +83,10 @@ template <class Dst, int Axis, bool Reverse, class Src, class F>
 TLE_DEVICE Dst scan(const Src &src, F combine, unsigned char *scratch) {
   using T = typename Src::value_type;
   T *buffer = reinterpret_cast<T *>(scratch);
-  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
+  store_row_major(src, buffer);
   __syncthreads();
   scan_in_shared<Axis, Reverse, Src>(buffer, combine);
-  Dst t;
-  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  const Dst t = load_row_major<Dst>(buffer);
   __syncthreads();
   return t;
 }
@@ -99,7 +98,7 @@ TLE_DEVICE pair<Dst, Total> exclusive_cumsum(const Src &src, unsigned char *scra
   using T = typename Src::value_type;
   using Plan = scan_plan<Axis, Src>;
   T *buffer = reinterpret_cast<T *>(scratch);
-  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
+  store_row_major(src, buffer);
   __syncthreads();
   scan_in_shared<Axis, Reverse, Src>(buffer, [](T a, T b) { return add(a, b); });
   Dst t;

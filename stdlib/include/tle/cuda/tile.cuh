@@ -200,6 +200,20 @@ TLE_CONSTEXPR bool same_linear_layout() {
   return same;
 }
 
+// A tile through shared memory, at each element's row-major position in the tile's shape
+// (times `scale`, plus `offset`: join's interleaving). Copies held by several threads are
+// written by each, with the same value.
+template <class Src>
+TLE_DEVICE void store_row_major(const Src &src, typename Src::value_type *buffer, int scale = 1, int offset = 0) {
+  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>() * scale + offset] = src.v[decltype(r)::value]; });
+}
+template <class Dst>
+TLE_DEVICE Dst load_row_major(const typename Dst::value_type *buffer) {
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  return t;
+}
+
 // Every thread writes what it holds to shared memory at the element's row-major position,
 // then reads what Dst gives it: a layout conversion, or a row-major reshape when the shapes
 // differ.
@@ -208,10 +222,9 @@ TLE_DEVICE Dst through_shared(const Src &src, unsigned char *scratch) {
   static_assert(Src::kElements == Dst::kElements, "the same number of elements on both sides");
   using T = typename Src::value_type;
   T *buffer = reinterpret_cast<T *>(scratch);
-  static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>()] = src.v[decltype(r)::value]; });
+  store_row_major(src, buffer);
   __syncthreads();
-  Dst t;
-  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  const Dst t = load_row_major<Dst>(buffer);
   __syncthreads();
   return t;
 }
@@ -282,8 +295,7 @@ TLE_DEVICE Dst permute(const Src &src, unsigned char *scratch) {
     buffer[permuted_index_impl<Src, decltype(r)::value>(order, make_seq<Src::rank>{})] = src.v[decltype(r)::value];
   });
   __syncthreads();
-  Dst t;
-  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[linear_index<Dst, decltype(r)::value>()]; });
+  const Dst t = load_row_major<Dst>(buffer);
   __syncthreads();
   return t;
 }
