@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -268,8 +269,25 @@ class KernelPrinter {
   void block(Block &b) {
     for (Operation &op : b) {
       if (op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)) continue;
+      if (printedWithPrevious_.erase(&op)) continue;
       operation(&op);
     }
+  }
+
+  // The B-operand conversion that follows `a` (an A-operand conversion) and, with it,
+  // directly precedes the dot that alone uses both: the two are printed as one call that
+  // shares the barriers.
+  static ir::ConvertLayoutOp fusableOperandPair(ir::ConvertLayoutOp a) {
+    auto isOperand = [](ir::ConvertLayoutOp c, unsigned idx) {
+      auto layout = dyn_cast<ir::DotOperandLayoutAttr>(c.getType().getEncoding());
+      return layout && layout.getOpIdx() == idx && c->hasOneUse();
+    };
+    if (!isOperand(a, 0)) return {};
+    auto b = dyn_cast_or_null<ir::ConvertLayoutOp>(a->getNextNode());
+    if (!b || !isOperand(b, 1)) return {};
+    auto dot = dyn_cast_or_null<ir::DotOp>(b->getNextNode());
+    if (!dot || dot.getA() != a.getResult() || dot.getB() != b.getResult()) return {};
+    return b;
   }
 
   std::string literal(Attribute value, Type t) {
@@ -328,6 +346,17 @@ class KernelPrinter {
           define(op, "tle::expand_dims<" + type(e.getType()) + ", " + std::to_string(e.getAxis()) + ">(" + expr(e.getSrc()) + ")", "expanded");
         })
         .Case<ir::ConvertLayoutOp>([&](ir::ConvertLayoutOp c) {
+          if (ir::ConvertLayoutOp b = fusableOperandPair(c)) {
+            std::string da = type(c.getType()), sa = type(c.getSrc().getType());
+            std::string db = type(b.getType()), sb = type(b.getSrc().getType());
+            std::string smem = useShared("tle::dot_operands_scratch_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
+            std::string both = claim("fragments");
+            line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(c.getSrc())
+                   << ", " << expr(b.getSrc()) << ", " << smem << ");\n";
+            bindPair(both, c.getResult(), "fragment", b.getResult(), "fragment");
+            printedWithPrevious_.insert(b);
+            return;
+          }
           std::string dst = type(c.getType()), src = type(c.getSrc().getType());
           std::string smem = useShared("tle::convert_scratch_bytes<" + dst + ", " + src + ">()");
           define(op, "tle::convert_layout<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ")",
@@ -844,6 +873,7 @@ class KernelPrinter {
   llvm::DenseMap<Operation *, int64_t> bufferOffsets_;
   std::vector<std::pair<std::string, std::string>> rawFunctions_;
   unsigned numWarps_ = 4;
+  llvm::DenseSet<Operation *> printedWithPrevious_;
   int64_t bufferBytes_ = 0;
   bool usesShared_ = false;
 };

@@ -3,6 +3,7 @@
 // the Mma layout. CCCL has no mma.sync wrapper, hence the inline PTX.
 #pragma once
 
+#include "tle/cuda/reduce.cuh"  // pair
 #include "tle/cuda/tile.cuh"
 
 namespace tle {
@@ -71,16 +72,26 @@ struct is_mma16_operand<Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C>> {
   static constexpr bool value = sizeof(T) == 2 && R % 16 == 0 && C % 16 == 0 && (Op == 0 ? R % (16 * WM) == 0 : C % (8 * WN) == 0);
 };
 
+// B arrives K-contiguous when it is a transposed view (attention's K^T): it is then kept
+// N-major, and ldmatrix without .trans hands out the fragments.
+template <int Op, class Src>
+TLE_CONSTEXPR bool n_major_b() {
+  return Op == 1 && chunked_along<Src, 0>() && !chunked_along<Src, 1>();
+}
+
+// A 16-bit mma operand goes in two steps with a barrier between: every thread stores its
+// part of the tile (stage), then reads its fragments with ldmatrix (fetch).
 template <class T, int Op, int WM, int WN, int R, int C, class Src>
-TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const Src &src,
-                                        unsigned char *scratch) {
+TLE_DEVICE void stage_mma16_operand(const Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &, const Src &src, unsigned char *scratch) {
   uint16_t *smem = reinterpret_cast<uint16_t *>(scratch);
-  // B arrives K-contiguous when it is a transposed view (attention's K^T): it is then kept
-  // N-major, and ldmatrix without .trans hands out the fragments.
-  constexpr bool nMajorB = Op == 1 && chunked_along<Src, 0>() && !chunked_along<Src, 1>();
-  if constexpr (nMajorB) store_swizzled<Src, 1, R>(src, smem);
+  if constexpr (n_major_b<Op, Src>()) store_swizzled<Src, 1, R>(src, smem);
   else store_swizzled<Src, 0, C>(src, smem);
-  __syncthreads();
+}
+
+template <class Src, class T, int Op, int WM, int WN, int R, int C>
+TLE_DEVICE void fetch_mma16_operand(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const unsigned char *scratch) {
+  const uint16_t *smem = reinterpret_cast<const uint16_t *>(scratch);
+  constexpr bool nMajorB = n_major_b<Op, Src>();
   const int lane = lane_id();
   const int warp = warp_id();
   const int warpN = warp % WN, warpM = (warp / WN) % WM;
@@ -130,7 +141,50 @@ TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>,
       }
     }
   }
+}
+
+template <class T, int Op, int WM, int WN, int R, int C, class Src>
+TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const Src &src,
+                                        unsigned char *scratch) {
+  stage_mma16_operand(dst, src, scratch);
   __syncthreads();
+  fetch_mma16_operand<Src>(dst, scratch);
+  __syncthreads();
+}
+
+// Both operands of one tl.dot: when both go through ldmatrix they share the two barriers
+// (A staged at the start of the scratch, B after it), instead of two each.
+template <class DA, class SA, class DB, class SB>
+TLE_CONSTEXPR bool both_staged() {
+  return is_mma16_operand<DA>::value && is_mma16_operand<DB>::value && !same_threads_other_registers<SA, DA>() &&
+         !same_threads_other_registers<SB, DB>();
+}
+template <class T>
+TLE_CONSTEXPR int round_up16(T bytes) {
+  return (static_cast<int>(bytes) + 15) / 16 * 16;
+}
+template <class DA, class SA, class DB, class SB>
+TLE_CONSTEXPR int dot_operands_scratch_bytes() {
+  return both_staged<DA, SA, DB, SB>()
+             ? round_up16(SA::kElements * sizeof(typename SA::value_type)) + SB::kElements * static_cast<int>(sizeof(typename SB::value_type))
+             : max_bytes(convert_scratch_bytes<DA, SA>(), convert_scratch_bytes<DB, SB>());
+}
+template <class DA, class DB, class SA, class SB>
+TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned char *scratch) {
+  pair<DA, DB> out;
+  if constexpr (both_staged<DA, SA, DB, SB>()) {
+    unsigned char *scratchB = scratch + round_up16(SA::kElements * sizeof(typename SA::value_type));
+    stage_mma16_operand(out.first, a, scratch);
+    stage_mma16_operand(out.second, b, scratchB);
+    __syncthreads();
+    fetch_mma16_operand<SA>(out.first, scratch);
+    fetch_mma16_operand<SB>(out.second, scratchB);
+    __syncthreads();
+  } else {
+    out.first = convert_layout<DA>(a, scratch);
+    out.second = convert_layout<DB>(b, scratch);
+  }
+  return out;
 }
 
 TLE_DEVICE uint32_t pack2(__half lo, __half hi) {
