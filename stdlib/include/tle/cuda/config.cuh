@@ -35,11 +35,25 @@ struct constant {
 
 template <int... I>
 struct seq {};
-template <int N, int... I>
-struct make_seq_impl : make_seq_impl<N - 1, N - 1, I...> {};
-template <int... I>
-struct make_seq_impl<0, I...> {
-  using type = seq<I...>;
+// seq<0, ..., N-1>, built by halves: logarithmic template depth, so that tiles of several
+// hundred registers stay far from the compilers' instantiation limits.
+template <class A, class B>
+struct seq_concat;
+template <int... I, int... J>
+struct seq_concat<seq<I...>, seq<J...>> {
+  using type = seq<I..., (static_cast<int>(sizeof...(I)) + J)...>;
+};
+template <int N>
+struct make_seq_impl {
+  using type = typename seq_concat<typename make_seq_impl<N / 2>::type, typename make_seq_impl<N - N / 2>::type>::type;
+};
+template <>
+struct make_seq_impl<0> {
+  using type = seq<>;
+};
+template <>
+struct make_seq_impl<1> {
+  using type = seq<0>;
 };
 template <int N>
 using make_seq = typename make_seq_impl<N>::type;

@@ -79,7 +79,8 @@ TLE_CONSTEXPR int reduce_scratch_bytes() {
 template <int Axis, class Src, int... B>
 TLE_DEVICE int warp_index_along(int warp, seq<B...>) {
   int index = 0, bit = 0;
-  ((TLE_CONST(Src::linear.warp[B][Axis]) != 0 ? (index |= ((warp >> B) & 1) << bit++, 0) : 0), ...);
+  // Every term assigns, so that no expansion is a statement without effect (nvcc warns).
+  ((index |= TLE_CONST(Src::linear.warp[B][Axis]) != 0 ? ((warp >> B) & 1) << bit++ : 0), ...);
   return index;
 }
 
