@@ -32,7 +32,7 @@ const std::set<std::string> kReservedWords = {
     "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
     "switch", "template", "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void",
     "volatile", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl", "tle", "cuda", "std", "min", "max",
-    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "true", "false", "nullptr", "inline",
+    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_stage", "true", "false", "nullptr", "inline",
     "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
 
 std::string sanitize(StringRef name) {
@@ -116,11 +116,22 @@ class KernelPrinter {
     code << "}  // namespace " << layoutsNamespace_ << "\n\n";
     code << "extern \"C\" __global__ void __launch_bounds__(" << out.numWarps * 32 << ") " << out.name << "(" << params
          << ") {\n";
+    // Dynamic shared memory: tle.gpu buffers, then the scratch of conversions and
+    // reductions, then the double-buffered staging of dot operands.
+    std::string scratch = "0";
+    for (const std::string &s : scratch_) scratch = "tle::max_bytes(" + scratch + ", " + s + ")";
+    std::string staging = "0";
+    for (const std::string &s : staging_) staging = "tle::max_bytes(" + staging + ", " + s + ")";
     if (usesShared_) code << "  extern __shared__ __align__(16) unsigned char tle_smem[];\n";
+    if (!staging_.empty()) {
+      code << "  // Dot operands are staged in two alternating halves after the scratch.\n";
+      code << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes_ << " + tle::round_up16(" << scratch << ");\n";
+      code << "  int tle_stage = 0;\n";
+    }
     code << body_.str() << "}\n";
     out.code = code.str();
-    std::string bytes = "0";
-    for (const std::string &s : scratch_) bytes = "tle::max_bytes(" + bytes + ", " + s + ")";
+    std::string bytes = scratch;
+    if (!staging_.empty()) bytes = "tle::round_up16(" + scratch + ") + " + staging;
     if (bufferBytes_ > 0) bytes = std::to_string(bufferBytes_) + " + " + bytes;
     out.sharedBytesExpression = bytes;
     out.usesAtomics = usesAtomics_;
@@ -350,9 +361,11 @@ class KernelPrinter {
             std::string da = type(c.getType()), sa = type(c.getSrc().getType());
             std::string db = type(b.getType()), sb = type(b.getSrc().getType());
             std::string smem = useShared("tle::dot_operands_scratch_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
+            std::string staging = "tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()";
+            if (std::find(staging_.begin(), staging_.end(), staging) == staging_.end()) staging_.push_back(staging);
             std::string both = claim("fragments");
             line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(c.getSrc())
-                   << ", " << expr(b.getSrc()) << ", " << smem << ");\n";
+                   << ", " << expr(b.getSrc()) << ", " << smem << ", tle_staging, tle_stage);\n";
             bindPair(both, c.getResult(), "fragment", b.getResult(), "fragment");
             printedWithPrevious_.insert(b);
             return;
@@ -869,6 +882,7 @@ class KernelPrinter {
   std::set<std::string> used_;
   std::vector<ir::BlockedLayoutAttr> blocked_;
   std::vector<std::string> scratch_;
+  std::vector<std::string> staging_;  // dot-operand staging sizes
   bool usesAtomics_ = false;
   llvm::DenseMap<Operation *, int64_t> bufferOffsets_;
   std::vector<std::pair<std::string, std::string>> rawFunctions_;

@@ -152,8 +152,11 @@ TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>,
   __syncthreads();
 }
 
-// Both operands of one tl.dot: when both go through ldmatrix they share the two barriers
-// (A staged at the start of the scratch, B after it), instead of two each.
+// Both operands of one tl.dot. When both go through ldmatrix they are staged together in a
+// region of their own, double-buffered: stage A and B, one barrier, ldmatrix both, and no
+// barrier after. The next fused conversion (of any dot) stages into the other half, and
+// the one after that comes back to this half only after its own barrier, which every thread
+// reaches after finishing the reads here. `stage` is the kernel's half selector.
 template <class DA, class SA, class DB, class SB>
 TLE_CONSTEXPR bool both_staged() {
   return is_mma16_operand<DA>::value && is_mma16_operand<DB>::value && !same_threads_other_registers<SA, DA>() &&
@@ -163,24 +166,33 @@ template <class T>
 TLE_CONSTEXPR int round_up16(T bytes) {
   return (static_cast<int>(bytes) + 15) / 16 * 16;
 }
+template <class SA, class SB>
+TLE_CONSTEXPR int operand_pair_bytes() {
+  return round_up16(SA::kElements * sizeof(typename SA::value_type)) + round_up16(SB::kElements * sizeof(typename SB::value_type));
+}
+// The double-buffered staging region, and the shared scratch the other path needs.
+template <class DA, class SA, class DB, class SB>
+TLE_CONSTEXPR int dot_operands_staging_bytes() {
+  return both_staged<DA, SA, DB, SB>() ? 2 * operand_pair_bytes<SA, SB>() : 0;
+}
 template <class DA, class SA, class DB, class SB>
 TLE_CONSTEXPR int dot_operands_scratch_bytes() {
-  return both_staged<DA, SA, DB, SB>()
-             ? round_up16(SA::kElements * sizeof(typename SA::value_type)) + SB::kElements * static_cast<int>(sizeof(typename SB::value_type))
-             : max_bytes(convert_scratch_bytes<DA, SA>(), convert_scratch_bytes<DB, SB>());
+  return both_staged<DA, SA, DB, SB>() ? 0 : max_bytes(convert_scratch_bytes<DA, SA>(), convert_scratch_bytes<DB, SB>());
 }
 template <class DA, class DB, class SA, class SB>
-TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned char *scratch) {
+TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned char *scratch, unsigned char *staging, int &stage) {
   pair<DA, DB> out;
   if constexpr (both_staged<DA, SA, DB, SB>()) {
-    unsigned char *scratchB = scratch + round_up16(SA::kElements * sizeof(typename SA::value_type));
-    stage_mma16_operand(out.first, a, scratch);
-    stage_mma16_operand(out.second, b, scratchB);
+    unsigned char *regionA = staging + stage * operand_pair_bytes<SA, SB>();
+    unsigned char *regionB = regionA + round_up16(SA::kElements * sizeof(typename SA::value_type));
+    stage ^= 1;
+    stage_mma16_operand(out.first, a, regionA);
+    stage_mma16_operand(out.second, b, regionB);
     __syncthreads();
-    fetch_mma16_operand<SA>(out.first, scratch);
-    fetch_mma16_operand<SB>(out.second, scratchB);
-    __syncthreads();
+    fetch_mma16_operand<SA>(out.first, regionA);
+    fetch_mma16_operand<SB>(out.second, regionB);
   } else {
+    (void)staging;
     out.first = convert_layout<DA>(a, scratch);
     out.second = convert_layout<DB>(b, scratch);
   }
