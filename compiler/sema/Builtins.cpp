@@ -241,12 +241,7 @@ Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, So
   mlir::Location l = loc(at);
   TType i32;
   i32.dtype = DType::I32;
-  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) {
-    Value x = v.isRuntime() ? v : toRuntime(v, r, &i32);
-    if (x.type.isBlock() || x.type.isPointer || !isInt(x.type.dtype))
-      fail(r, DiagId::TypeMismatch, std::string(what) + " must be an integer scalar, got " + withArticle(x.type.str()));
-    return x.type.dtype == DType::I32 ? x : cast(x, DType::I32, r);
-  };
+  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) { return integerScalarI32(v, r, what); };
   auto signalPtr = [&](const Value &v, SourceRange r, const std::string &fn) {
     if (!v.isRuntime() || !v.type.isPointer || v.type.addressSpace != 1)
       fail(r, DiagId::TypeMismatch, fn + " needs a pointer to global signals, got " + withArticle(v.isRuntime() ? v.type.str() : v.describe()));

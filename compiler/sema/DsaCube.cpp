@@ -9,10 +9,9 @@ namespace tle::sema {
 Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   auto localBuffer = [&](const Value &v, SourceRange r, const std::string &what) {
     if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem" || v.type.space == "dsmem")
-      fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " + describe(v));
+      fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " + describeWithArticle(v));
   };
   if (member == "matmul") {
     // tle.dsa.matmul(a, b, c, init=False): c = a @ b (+ c unless init), [M, K] x [K, N] -> [M, N].
@@ -24,22 +23,22 @@ Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, Sourc
       if (a[i]->type.space != spaces[i])
         fail(where[i], DiagId::TypeMismatch, std::string("the cube unit ") + (i == 2 ? "writes its result to " : "reads its '") +
                                                  (i == 2 ? "" : std::string(names[i]) + "' operand from ") + spaces[i] + "; '" +
-                                                 names[i] + "' is " + describe(*a[i]));
+                                                 names[i] + "' is " + describeWithArticle(*a[i]));
       if (a[i]->type.blockShape.size() != 2)
-        fail(where[i], DiagId::ShapeMismatch, std::string("tle.dsa.matmul needs 2-D buffers; '") + names[i] + "' is " + describe(*a[i]));
+        fail(where[i], DiagId::ShapeMismatch, std::string("tle.dsa.matmul needs 2-D buffers; '") + names[i] + "' is " + describeWithArticle(*a[i]));
     }
     const TType &ta = a[0]->type, &tb = a[1]->type, &tc = a[2]->type;
     int64_t m = ta.blockShape[0], k = ta.blockShape[1], k2 = tb.blockShape[0], n = tb.blockShape[1];
     if (k != k2) {
       diags_.report(DiagId::ShapeMismatch, at, "tle.dsa.matmul: the inner dimensions differ (" + std::to_string(k) + " and " +
                                                    std::to_string(k2) + ")")
-          .note(where[0], "'a' is " + describe(*a[0]))
-          .note(where[1], "'b' is " + describe(*a[1]));
+          .note(where[0], "'a' is " + describeWithArticle(*a[0]))
+          .note(where[1], "'b' is " + describeWithArticle(*a[1]));
       throw LoweringFailed{};
     }
     if (tc.blockShape[0] != m || tc.blockShape[1] != n)
       fail(where[2], DiagId::ShapeMismatch, "tle.dsa.matmul's result must be " + std::to_string(m) + " x " + std::to_string(n) +
-                                                ", got " + describe(*a[2]));
+                                                ", got " + describeWithArticle(*a[2]));
     DType in = ta.dtype;
     if (tb.dtype != in)
       fail(where[1], DiagId::TypeMismatch, std::string("tle.dsa.matmul's operands must have one dtype, got ") + dtypeName(in) +
@@ -49,7 +48,7 @@ Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, Sourc
     DType acc = in == DType::I8 ? DType::I32 : DType::FP32;
     if (tc.dtype != acc)
       fail(where[2], DiagId::TypeMismatch, std::string("the cube unit accumulates ") + dtypeName(in) + " products in " +
-                                               dtypeName(acc) + "; 'c' is " + describe(*a[2]));
+                                               dtypeName(acc) + "; 'c' is " + describeWithArticle(*a[2]));
     bool init = a[3] && truthy(*a[3], where[3]);
     builder_.create<tle::ir::DsaMatmulOp>(l, a[0]->ir, a[1]->ir, a[2]->ir, init);
     return Value::none();
@@ -78,7 +77,7 @@ Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, Sourc
     if ((size - 1) * stride >= src.blockShape[i])
       fail(where[2], DiagId::ShapeMismatch, "a subview of " + std::to_string(size) + " elements with stride " + std::to_string(stride) +
                                                 " does not fit dimension " + std::to_string(i) + " (" + std::to_string(src.blockShape[i]) +
-                                                ") of " + describe(*a[0]));
+                                                ") of " + describeWithArticle(*a[0]));
     sizes.push_back(size);
     strides.push_back(stride);
   }
@@ -92,11 +91,11 @@ Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, Sourc
       if (v < 0) fail(where[1], DiagId::ShapeMismatch, "subview offsets must be non-negative, got " + std::to_string(v));
       if (v + (sizes[i] - 1) * strides[i] >= src.blockShape[i])
         fail(where[1], DiagId::ShapeMismatch, "the subview at offset " + std::to_string(v) + " runs past dimension " + std::to_string(i) +
-                                                  " (" + std::to_string(src.blockShape[i]) + ") of " + describe(*a[0]));
+                                                  " (" + std::to_string(src.blockShape[i]) + ") of " + describeWithArticle(*a[0]));
     }
     Value v = o.isRuntime() ? o : toRuntime(o, where[1], &i32);
     if (v.type.isBlock() || v.type.isPointer || !isInt(v.type.dtype))
-      fail(where[1], DiagId::TypeMismatch, "subview offsets must be integer scalars, got " + describe(o));
+      fail(where[1], DiagId::TypeMismatch, "subview offsets must be integer scalars, got " + describeWithArticle(o));
     offsetIr.push_back(v.type.dtype == DType::I32 ? v.ir : cast(v, DType::I32, where[1]).ir);
   }
   TType t = src;

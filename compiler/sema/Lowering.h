@@ -78,6 +78,8 @@ public:
   mlir::Type irType(const TType &t);
   mlir::Type irScalarType(DType d);
   Value toRuntime(const Value &v, SourceRange at, const TType *like = nullptr);
+  // `v` as an i32 scalar (converted from other integer types); `what` names it in the error.
+  Value integerScalarI32(const Value &v, SourceRange at, const std::string &what);
   Value cast(const Value &v, DType to, SourceRange at, bool bitcast = false);
   Value broadcastTo(const Value &v, const std::vector<int64_t> &shape, SourceRange at);
   Value binary(ast::BinaryOp op, const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb);

@@ -86,6 +86,15 @@ mlir::Type FunctionLowering::irType(const TType &t) {
 
 // A Python scalar becomes a constant: ints as i32 (i64 when they do not fit), floats
 // as fp32, bools as i1, unless `like` says which dtype to take.
+Value FunctionLowering::integerScalarI32(const Value &v, SourceRange at, const std::string &what) {
+  TType i32;
+  i32.dtype = DType::I32;
+  Value x = v.isRuntime() ? v : toRuntime(v, at, &i32);
+  if (x.type.isBlock() || x.type.isPointer || x.type.isBuffer || x.type.isBlockPtr || x.type.isTensorDesc || !isInt(x.type.dtype))
+    fail(at, DiagId::TypeMismatch, what + " must be an integer scalar, got " + describeWithArticle(v));
+  return x.type.dtype == DType::I32 ? x : cast(x, DType::I32, at);
+}
+
 Value FunctionLowering::toRuntime(const Value &v, SourceRange at, const TType *like) {
   if (v.isRuntime()) return v;
   if (!v.isNumber())

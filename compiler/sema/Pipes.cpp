@@ -50,13 +50,7 @@ Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, Sou
   mlir::Location l = loc(at);
   TType i32;
   i32.dtype = DType::I32;
-  auto scalarI32 = [&](const Value &v, SourceRange r, const char *what) {
-    Value x = v.isRuntime() ? v : toRuntime(v, r, &i32);
-    if (x.type.isBlock() || x.type.isPointer || x.type.isBuffer || x.type.isBlockPtr || x.type.isTensorDesc || !isInt(x.type.dtype))
-      fail(r, DiagId::TypeMismatch, std::string(what) + " must be an integer scalar, got " +
-                                        (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
-    return x.type.dtype == DType::I32 ? x : cast(x, DType::I32, r);
-  };
+  auto scalarI32 = [&](const Value &v, SourceRange r, const char *what) { return integerScalarI32(v, r, what); };
   auto slotOf = [&](const Value &buffer, const Value &stage, SourceRange r) {
     TType t = buffer.type;
     t.blockShape.erase(t.blockShape.begin());

@@ -28,22 +28,21 @@ Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
   auto a = bindArgs(*this, "tle.remote", {{"tensor", true}, {"shard_id", true}, {"scope", false}, {"space", false}, {"dtype", false}},
                     args, at, &where);
   const Value &x = *a[0];
-  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   if (!x.isRuntime() || !(x.type.isBuffer || x.type.isPointer))
-    fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, shared-memory pointers or global pointers, got " + describe(x));
+    fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, shared-memory pointers or global pointers, got " + describeWithArticle(x));
   if ((x.type.isBuffer && x.type.space == "dsmem") || (x.type.isPointer && x.type.addressSpace == 7))
-    fail(where[0], DiagId::TypeMismatch, "tle.remote cannot be applied twice: this is already " + describe(x) +
+    fail(where[0], DiagId::TypeMismatch, "tle.remote cannot be applied twice: this is already " + describeWithArticle(x) +
                                              "; materialize pointer views with tle.gpu.local_ptr(remote_buffer, indices)");
   if (x.type.isBuffer && x.type.space != "smem")
-    fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, got " + describe(x));
+    fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, got " + describeWithArticle(x));
   if (x.type.isPointer && x.type.addressSpace != 3 && x.type.addressSpace != 1)
-    fail(where[0], DiagId::TypeMismatch, "tle.remote needs pointers to shared (address space 3) or global memory, got " + describe(x));
+    fail(where[0], DiagId::TypeMismatch, "tle.remote needs pointers to shared (address space 3) or global memory, got " + describeWithArticle(x));
   std::string space = x.type.isPointer && x.type.addressSpace == 1 ? "device" : "cluster";
   if (a[3] && a[3]->kind != Value::Kind::None) {
     if (a[3]->kind != Value::Kind::Str || (a[3]->text != "cluster" && a[3]->text != "device"))
       fail(where[3], DiagId::ConstantError, "space must be 'cluster' or 'device'");
     if (a[3]->text != space)
-      fail(where[3], DiagId::TypeMismatch, "space='" + a[3]->text + "' does not fit " + describe(x) + ": " +
+      fail(where[3], DiagId::TypeMismatch, "space='" + a[3]->text + "' does not fit " + describeWithArticle(x) + ": " +
                                                (space == "device" ? "global memory is reached across GPUs (space='device')"
                                                                   : "shared memory is reached across the cluster (space='cluster')"));
   }
@@ -68,18 +67,13 @@ Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
   std::string levelWords = space == "device" ? "node/device" : "cluster";
   TType i32;
   i32.dtype = DType::I32;
-  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) {
-    Value s = v.isRuntime() ? v : toRuntime(v, r, &i32);
-    if (s.type.isBlock() || s.type.isPointer || s.type.isBuffer || s.type.isBlockPtr || s.type.isTensorDesc || !isInt(s.type.dtype))
-      fail(r, DiagId::TypeMismatch, std::string(what) + " must be an integer scalar, got " + describe(v));
-    return s.type.dtype == DType::I32 ? s : cast(s, DType::I32, r);
-  };
+  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) { return integerScalarI32(v, r, what); };
   const Value &id = *a[1];
   Value shard;
   if (id.kind == Value::Kind::Tuple) {
     if (!scope) fail(where[1], DiagId::TypeMismatch, "a tuple shard_id needs scope=mesh to linearize its coordinates");
     if (axes.empty())
-      fail(where[2], DiagId::ShapeMismatch, "the scope mesh has no " + levelWords + " axes to address " + describe(x) + " on");
+      fail(where[2], DiagId::ShapeMismatch, "the scope mesh has no " + levelWords + " axes to address " + describeWithArticle(x) + " on");
     if (id.elements.size() != axes.size())
       fail(where[1], DiagId::ShapeMismatch, "a tuple shard_id needs one coordinate per " + levelWords + " axis of the scope mesh (" +
                                                 names(axisNames) + "): " + std::to_string(axes.size()) + ", got " +

@@ -519,7 +519,7 @@ bool Specializer::run(Backend *backend, BackendOutput &out) {
   std::vector<KernelRequest> requests = options_.kernels;
   if (requests.empty()) {
     for (const ast::FunctionDef *fn : jitFunctions)
-      if (!calledByJit.count(fn->name)) requests.push_back({fn->name, std::nullopt, {}});
+      if (!calledByJit.count(fn->name)) requests.push_back({fn->name, std::nullopt, {}, {}});
     if (requests.empty()) {
       diags_.report(DiagId::KernelNotFound, "'" + module_.name + "' has no @triton.jit kernel");
       return false;

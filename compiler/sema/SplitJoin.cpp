@@ -9,11 +9,10 @@ namespace tle::sema {
 Value FunctionLowering::splitJoin(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   auto numbers = [&](const Value &v, SourceRange r, const std::string &fn) {
     Value x = v.isRuntime() ? v : toRuntime(v, r);
     if (x.type.isPointer || x.type.isBlockPtr || x.type.isBuffer || x.type.isTensorDesc)
-      fail(r, DiagId::TypeMismatch, fn + " needs blocks of numbers, got " + describe(v));
+      fail(r, DiagId::TypeMismatch, fn + " needs blocks of numbers, got " + describeWithArticle(v));
     return x;
   };
   // join(a, b): a and b broadcast together, must have one dtype; the result has a new
@@ -77,9 +76,9 @@ Value FunctionLowering::splitJoin(const std::string &member, CallArgs &args, Sou
   auto a = bindArgs(*this, "tl.gather", {{"src", true}, {"index", true}, {"axis", true}}, args, at, &where);
   Value src = *a[0], index = *a[1];
   if (!src.isRuntime() || !src.type.isBlock() || src.type.isPointer)
-    fail(where[0], DiagId::TypeMismatch, "tl.gather's source must be a block of numbers, got " + describe(src));
+    fail(where[0], DiagId::TypeMismatch, "tl.gather's source must be a block of numbers, got " + describeWithArticle(src));
   if (!index.isRuntime() || !index.type.isBlock() || index.type.isPointer || !isInt(index.type.dtype))
-    fail(where[1], DiagId::TypeMismatch, "tl.gather's index must be a block of integers, got " + describe(index));
+    fail(where[1], DiagId::TypeMismatch, "tl.gather's index must be a block of integers, got " + describeWithArticle(index));
   int64_t rank = static_cast<int64_t>(src.type.shape.size());
   if (static_cast<int64_t>(index.type.shape.size()) != rank) {
     diags_.report(DiagId::ShapeMismatch, at, "tl.gather needs the source and the index to have one rank, got " +

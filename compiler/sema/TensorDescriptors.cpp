@@ -9,16 +9,15 @@ namespace tle::sema {
 Value FunctionLowering::tensorDescriptor(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  auto describe = [](const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); };
   auto integers = [&](const Value &list, SourceRange r, DType d, const char *what) {
-    if (list.kind != Value::Kind::Tuple) fail(r, DiagId::TypeMismatch, std::string(what) + " must be a list or tuple, got " + describe(list));
+    if (list.kind != Value::Kind::Tuple) fail(r, DiagId::TypeMismatch, std::string(what) + " must be a list or tuple, got " + describeWithArticle(list));
     std::vector<mlir::Value> out;
     TType like;
     like.dtype = d;
     for (const Value &v : list.elements) {
       Value x = v.isRuntime() ? v : toRuntime(v, r, &like);
       if (x.type.isBlock() || x.type.isPointer || x.type.isBlockPtr || x.type.isBuffer || x.type.isTensorDesc || !isInt(x.type.dtype))
-        fail(r, DiagId::TypeMismatch, std::string(what) + " must be integer scalars, got " + describe(v));
+        fail(r, DiagId::TypeMismatch, std::string(what) + " must be integer scalars, got " + describeWithArticle(v));
       out.push_back(x.type.dtype == d ? x.ir : cast(x, d, r).ir);
     }
     return out;
@@ -29,8 +28,8 @@ Value FunctionLowering::tensorDescriptor(const std::string &member, CallArgs &ar
                       at, &where);
     const Value &base = *a[0];
     if (!base.isRuntime() || !base.type.isPointer || base.type.isBlock() || base.type.addressSpace != 1)
-      fail(where[0], DiagId::TypeMismatch, "tl.make_tensor_descriptor's base must be a scalar pointer to global memory, got " + describe(base));
-    if (a[1]->kind != Value::Kind::Tuple) fail(where[1], DiagId::TypeMismatch, "shape must be a list or tuple, got " + describe(*a[1]));
+      fail(where[0], DiagId::TypeMismatch, "tl.make_tensor_descriptor's base must be a scalar pointer to global memory, got " + describeWithArticle(base));
+    if (a[1]->kind != Value::Kind::Tuple) fail(where[1], DiagId::TypeMismatch, "shape must be a list or tuple, got " + describeWithArticle(*a[1]));
     size_t rank = a[1]->elements.size();
     if (rank < 1 || rank > 5)
       fail(where[1], DiagId::ShapeMismatch, "a tensor descriptor has 1 to 5 dimensions, got " + std::to_string(rank));
@@ -38,7 +37,7 @@ Value FunctionLowering::tensorDescriptor(const std::string &member, CallArgs &ar
       fail(where[2], DiagId::ShapeMismatch, "strides must have one entry per dimension of the shape (" + std::to_string(rank) + ")");
     if (a[3]->kind != Value::Kind::Tuple || a[3]->elements.size() != rank)
       fail(where[3], DiagId::ShapeMismatch, "block_shape must have one entry per dimension of the shape (" + std::to_string(rank) +
-                                                "), got " + (a[3]->kind == Value::Kind::Tuple ? std::to_string(a[3]->elements.size()) : describe(*a[3])));
+                                                "), got " + (a[3]->kind == Value::Kind::Tuple ? std::to_string(a[3]->elements.size()) : describeWithArticle(*a[3])));
     std::vector<int64_t> block;
     for (const Value &d : a[3]->elements) {
       int64_t n = requireInt(d, where[3], "a block_shape entry");
@@ -74,11 +73,11 @@ Value FunctionLowering::tensorDescriptor(const std::string &member, CallArgs &ar
                 : bindArgs(*this, fn, {{"desc", true}, {"offsets", true}, {"value", true}}, args, at, &where);
   const Value &desc = *a[0];
   if (!desc.isRuntime() || !desc.type.isTensorDesc)
-    fail(where[0], DiagId::TypeMismatch, fn + " needs a tensor descriptor, got " + describe(desc));
+    fail(where[0], DiagId::TypeMismatch, fn + " needs a tensor descriptor, got " + describeWithArticle(desc));
   size_t rank = desc.type.blockShape.size();
   if (a[1]->kind != Value::Kind::Tuple || a[1]->elements.size() != rank)
     fail(where[1], DiagId::ShapeMismatch, fn + " needs " + std::to_string(rank) + " offsets for " + withArticle(desc.type.str()) +
-                                              ", got " + (a[1]->kind == Value::Kind::Tuple ? std::to_string(a[1]->elements.size()) : describe(*a[1])));
+                                              ", got " + (a[1]->kind == Value::Kind::Tuple ? std::to_string(a[1]->elements.size()) : describeWithArticle(*a[1])));
   std::vector<mlir::Value> offsets = integers(*a[1], where[1], DType::I32, "offsets");
   TType block;
   block.dtype = desc.type.dtype;
@@ -87,7 +86,7 @@ Value FunctionLowering::tensorDescriptor(const std::string &member, CallArgs &ar
   const Value &value = *a[2];
   if (!value.isRuntime() || value.type.shape != block.shape || value.type.isPointer)
     fail(where[2], DiagId::ShapeMismatch, fn + " stores whole blocks: the value must be " + withArticle(block.str()) + ", got " +
-                                              describe(value) + " (block shape " + shapeText(block.shape) + ")");
+                                              describeWithArticle(value) + " (block shape " + shapeText(block.shape) + ")");
   if (value.type.dtype != block.dtype)
     fail(where[2], DiagId::TypeMismatch, fn + " needs a value of the descriptor's dtype " + dtypeName(block.dtype) + ", got " +
                                              withArticle(value.type.str()) + "; convert it with .to(...)");

@@ -194,4 +194,8 @@ public:
   std::string describe() const;
 };
 
+// For a diagnostic's "got ...": a runtime value's type with its article ("a block[16] of
+// fp32"), a compile-time value as describe() says it.
+inline std::string describeWithArticle(const Value &v) { return v.isRuntime() ? withArticle(v.type.str()) : v.describe(); }
+
 }  // namespace tle::sema
