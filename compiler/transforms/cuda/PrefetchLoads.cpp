@@ -107,6 +107,16 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
     if (!step || !isa<IntegerAttr>(step.getValue()) || cast<IntegerAttr>(step.getValue()).getInt() <= 0) return;
     Block *body = loop.getBody();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
+    // A load moved ahead of this iteration's writes could miss what they store: only loops
+    // that write no memory (and have no barriers or calls) are pipelined.
+    bool writes = false;
+    body->walk([&](Operation *op) {
+      if (op == yield.getOperation() || isa<ir::LoadOp>(op)) return;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      if (effects ? effects.hasEffect<MemoryEffects::Write>() : !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        writes = true;
+    });
+    if (writes) return;
 
     SmallVector<Operation *> loads;
     int64_t bytes = 0;
