@@ -32,7 +32,7 @@ const std::set<std::string> kReservedWords = {
     "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
     "switch", "template", "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void",
     "volatile", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl", "tle", "cuda", "std", "min", "max",
-    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_stage", "true", "false", "nullptr", "inline",
+    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_stage", "tle_async", "true", "false", "nullptr", "inline",
     "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
 
 std::string sanitize(StringRef name) {
@@ -108,6 +108,7 @@ class KernelPrinter {
     }
     indent_ = 1;
     planBuffers();
+    planAsyncOperands();
     block(f_.getBody().front());
 
     std::ostringstream code;
@@ -128,10 +129,16 @@ class KernelPrinter {
       code << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes_ << " + tle::round_up16(" << scratch << ");\n";
       code << "  int tle_stage = 0;\n";
     }
+    if (!asyncPairs_.empty()) {
+      code << "  // Operands copied asynchronously: three slots per dot, after the staging.\n";
+      code << "  unsigned char* const tle_async = tle_smem + " << bufferBytes_ << " + tle::round_up16(" << scratch
+           << ") + tle::round_up16(" << staging << ");\n";
+    }
     code << body_.str() << "}\n";
     out.code = code.str();
     std::string bytes = scratch;
-    if (!staging_.empty()) bytes = "tle::round_up16(" + scratch + ") + " + staging;
+    if (!staging_.empty() || !asyncPairs_.empty()) bytes = "tle::round_up16(" + scratch + ") + " + staging;
+    if (!asyncPairs_.empty()) bytes = "tle::round_up16(" + scratch + ") + tle::round_up16(" + staging + ") + " + asyncBytes_;
     if (bufferBytes_ > 0) bytes = std::to_string(bufferBytes_) + " + " + bytes;
     out.sharedBytesExpression = bytes;
     out.usesAtomics = usesAtomics_;
@@ -285,6 +292,120 @@ class KernelPrinter {
     }
   }
 
+  // ---- dot operands copied asynchronously ----
+  //
+  // A loop-carried operand that PrefetchLoads made (a tile loaded before the loop and again,
+  // one iteration ahead, in the body, used only by the dot's conversion) skips registers
+  // when both of the dot's operands qualify: the loads become cp.async copies into three
+  // rotating slots of shared memory, and the conversion waits for them and reads with
+  // ldmatrix (dot.cuh). What qualifies: 16-bit elements in 16-byte accesses (`tle.vec` 8),
+  // zero or no `other`, mma-sized tiles.
+  struct AsyncPair {
+    scf::ForOp loop;
+    ir::ConvertLayoutOp convertA, convertB;
+    std::string region;      // expression: the pair's three slots
+    std::string slotBytes;   // expression: one slot (A then B)
+    std::string offsetB;     // expression: B's place in a slot
+    bool prologueBarrierPrinted = false;
+  };
+  struct AsyncLoad {
+    size_t pair;
+    bool isB, inPrologue;
+  };
+
+  static bool isZeroOrAbsent(Value other) {
+    if (!other) return true;
+    auto c = other.getDefiningOp<arith::ConstantOp>();
+    auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
+    if (!dense || !dense.isSplat()) return false;
+    Attribute v = dense.getSplatValue<Attribute>();
+    if (auto f = dyn_cast<FloatAttr>(v)) return f.getValue().isPosZero();
+    if (auto i = dyn_cast<IntegerAttr>(v)) return i.getValue().isZero();
+    return false;
+  }
+
+  // The loads feeding a fused operand conversion's source, if it is an async candidate.
+  std::optional<std::pair<ir::LoadOp, ir::LoadOp>> asyncLoadsFor(ir::ConvertLayoutOp convert, scf::ForOp &loop) {
+    auto arg = dyn_cast<BlockArgument>(convert.getSrc());
+    if (!arg || arg.getArgNumber() == 0 || !arg.hasOneUse()) return std::nullopt;
+    auto owner = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!owner || arg.getOwner() != convert->getBlock()) return std::nullopt;
+    unsigned idx = arg.getArgNumber() - 1;
+    auto first = owner.getInitArgs()[idx].getDefiningOp<ir::LoadOp>();
+    auto next = owner.getBody()->getTerminator()->getOperand(idx).getDefiningOp<ir::LoadOp>();
+    if (!first || !next || !first->hasOneUse() || !next->hasOneUse() || !owner.getResult(idx).use_empty()) return std::nullopt;
+    if (next->getBlock() != owner.getBody() || first->getBlock() != owner->getBlock()) return std::nullopt;
+    // The next iteration's copy must be issued before this iteration's wait (dot.cuh).
+    if (!next->isBeforeInBlock(convert)) return std::nullopt;
+    for (ir::LoadOp l : {first, next}) {
+      auto t = cast<RankedTensorType>(l.getType());
+      if (!t.getElementType().isIntOrFloat() || t.getElementType().getIntOrFloatBitWidth() != 16) return std::nullopt;
+      if (vectorWidth(l) != 8 || l.getIsVolatile() || !isZeroOrAbsent(l.getOther())) return std::nullopt;
+    }
+    // mma-sized (is_mma16_operand in tile.cuh).
+    auto layout = cast<ir::DotOperandLayoutAttr>(convert.getType().getEncoding());
+    auto mma = dyn_cast<ir::MmaLayoutAttr>(layout.getParent());
+    ArrayRef<int64_t> shape = convert.getType().getShape();
+    if (!mma || layout.getBits() != 16 || shape[0] % 16 || shape[1] % 16) return std::nullopt;
+    if (layout.getOpIdx() == 0 ? shape[0] % (16 * mma.getWarpsM()) : shape[1] % (8 * mma.getWarpsN())) return std::nullopt;
+    loop = owner;
+    return std::make_pair(first, next);
+  }
+
+  void planAsyncOperands() {
+    std::string offset = "0";
+    f_.walk([&](ir::ConvertLayoutOp a) {
+      ir::ConvertLayoutOp b = fusableOperandPair(a);
+      if (!b) return;
+      scf::ForOp loopA, loopB;
+      auto loadsA = asyncLoadsFor(a, loopA), loadsB = asyncLoadsFor(b, loopB);
+      if (!loadsA || !loadsB || loopA != loopB) return;
+      std::string sa = type(a.getSrc().getType()), sb = type(b.getSrc().getType());
+      AsyncPair pair;
+      pair.loop = loopA;
+      pair.convertA = a;
+      pair.convertB = b;
+      pair.region = "(tle_async + " + offset + ")";
+      pair.slotBytes = "tle::operand_pair_bytes<" + sa + ", " + sb + ">()";
+      pair.offsetB = "tle::round_up16(int(sizeof(" + scalarType(a.getSrc().getType().cast<RankedTensorType>().getElementType()) +
+                     ")) * " + sa + "::kElements)";
+      std::string bytes = "tle::async_operands_bytes<" + sa + ", " + sb + ">()";
+      offset = offset == "0" ? bytes : offset + " + " + bytes;
+      size_t index = asyncPairs_.size();
+      asyncPairs_.push_back(pair);
+      asyncLoads_[loadsA->first] = {index, false, true};
+      asyncLoads_[loadsA->second] = {index, false, false};
+      asyncLoads_[loadsB->first] = {index, true, true};
+      asyncLoads_[loadsB->second] = {index, true, false};
+      asyncCarried_.insert(a.getSrc());
+      asyncCarried_.insert(b.getSrc());
+      asyncLoops_.insert(loopA);
+    });
+    asyncBytes_ = offset;
+    if (!asyncPairs_.empty()) usesShared_ = true;
+  }
+
+  // The copy of an async operand load into its slot: slot 0 before the loop, the next slot
+  // in the body.
+  void printAsyncCopy(ir::LoadOp l, const AsyncLoad &info) {
+    AsyncPair &pair = asyncPairs_[info.pair];
+    if (info.inPrologue && !pair.prologueBarrierPrinted) {
+      // Name the pair's slots once, before the loop.
+      std::string slots = claim("operand_slots"), bytes = claim("operand_slot_bytes");
+      line() << "unsigned char* const " << slots << " = " << pair.region << ";\n";
+      line() << "constexpr int " << bytes << " = " << pair.slotBytes << ";\n";
+      line() << "tle::barrier();  // the operand slots are free (an earlier run of the loop may still read them)\n";
+      pair.region = slots;
+      pair.slotBytes = bytes;
+      pair.prologueBarrierPrinted = true;
+    }
+    std::string slot = info.inPrologue ? "0" : "(" + slotVars_.lookup(pair.loop) + " == 2 ? 0 : " + slotVars_.lookup(pair.loop) + " + 1)";
+    std::string dst = type((info.isB ? pair.convertB : pair.convertA).getType());
+    std::string where = pair.region + " + " + slot + " * " + pair.slotBytes + (info.isB ? " + " + pair.offsetB : "");
+    line() << "tle::copy_async_operand<" << dst << ">(" << expr(l.getPtr()) << (l.getMask() ? ", " + expr(l.getMask()) : "")
+           << ", " << where << ");\n";
+  }
+
   // The B-operand conversion that follows `a` (an A-operand conversion) and, with it,
   // directly precedes the dot that alone uses both: the two are printed as one call that
   // shares the barriers.
@@ -360,6 +481,15 @@ class KernelPrinter {
           if (ir::ConvertLayoutOp b = fusableOperandPair(c)) {
             std::string da = type(c.getType()), sa = type(c.getSrc().getType());
             std::string db = type(b.getType()), sb = type(b.getSrc().getType());
+            if (asyncCarried_.count(c.getSrc())) {
+              auto pair = llvm::find_if(asyncPairs_, [&](const AsyncPair &p) { return p.convertA == c; });
+              std::string both = claim("fragments");
+              line() << "const auto " << both << " = tle::fetch_async_operands<" << da << ", " << db << ", " << sa << ", " << sb
+                     << ">(" << pair->region << " + " << slotVars_.lookup(pair->loop) << " * " << pair->slotBytes << ");\n";
+              bindPair(both, c.getResult(), "fragment", b.getResult(), "fragment");
+              printedWithPrevious_.insert(b);
+              return;
+            }
             std::string smem = useShared("tle::dot_operands_scratch_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
             std::string staging = "tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()";
             if (std::find(staging_.begin(), staging_.end(), staging) == staging_.end()) staging_.push_back(staging);
@@ -389,6 +519,10 @@ class KernelPrinter {
         })
         .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
         .Case<ir::LoadOp>([&](ir::LoadOp l) {
+          if (auto it = asyncLoads_.find(l); it != asyncLoads_.end()) {
+            printAsyncCopy(l, it->second);
+            return;
+          }
           std::string args = expr(l.getPtr());
           if (l.getMask()) args += ", " + expr(l.getMask());
           if (l.getOther()) args += ", " + expr(l.getOther());
@@ -741,6 +875,10 @@ class KernelPrinter {
   std::vector<std::string> declareCarried(ValueRange inits, ValueRange carried, StringRef fallback) {
     std::vector<std::string> vars;
     for (auto [init, value] : llvm::zip(inits, carried)) {
+      if (asyncCarried_.count(value)) {  // lives in shared memory, not in a variable
+        vars.emplace_back();
+        continue;
+      }
       std::string name = newName(value, fallback);
       line() << type(value.getType()) << " " << name;
       if (init) body_ << " = " << expr(init);
@@ -752,10 +890,14 @@ class KernelPrinter {
   void assignCarried(const std::vector<std::string> &vars, ValueRange values) {
     // Through temporaries when a yielded value is itself a carried variable (a swap).
     bool needTemps = false;
-    for (Value v : values)
-      if (std::find(vars.begin(), vars.end(), expr(v)) != vars.end()) needTemps = true;
+    for (auto [var, v] : llvm::zip(vars, values))
+      if (!var.empty() && std::find(vars.begin(), vars.end(), expr(v)) != vars.end()) needTemps = true;
     std::vector<std::string> sources;
-    for (Value v : values) {
+    for (auto [var, v] : llvm::zip(vars, values)) {
+      if (var.empty()) {  // an async operand: copied, not assigned
+        sources.emplace_back();
+        continue;
+      }
       if (!needTemps) {
         sources.push_back(expr(v));
         continue;
@@ -765,11 +907,17 @@ class KernelPrinter {
       sources.push_back(tmp);
     }
     for (size_t i = 0; i < vars.size(); ++i)
-      if (vars[i] != sources[i]) line() << vars[i] << " = " << sources[i] << ";\n";
+      if (!vars[i].empty() && vars[i] != sources[i]) line() << vars[i] << " = " << sources[i] << ";\n";
   }
 
   void forLoop(scf::ForOp f) {
     std::vector<std::string> vars = declareCarried(f.getInitArgs(), f.getRegionIterArgs(), "carried");
+    std::string slot;
+    if (asyncLoops_.count(f)) {
+      slot = claim("slot");
+      line() << "int " << slot << " = 0;  // the operand slot of this iteration (of 3)\n";
+      slotVars_[f] = slot;
+    }
     std::string iv = claim("i");
     names_[f.getInductionVar()] = iv;
     std::string ivType = scalarType(f.getInductionVar().getType());
@@ -779,9 +927,14 @@ class KernelPrinter {
     ++indent_;
     block(*f.getBody());
     assignCarried(vars, f.getBody()->getTerminator()->getOperands());
+    if (!slot.empty()) line() << slot << " = " << slot << " == 2 ? 0 : " << slot << " + 1;\n";
     --indent_;
     line() << "}\n";
-    for (auto [i, result] : llvm::enumerate(f.getResults())) names_[result] = vars[i];
+    // The last iteration's (masked) copies may still be in flight: let them land before the
+    // slots can be reused.
+    if (!slot.empty()) line() << "tle::wait_async_copies();\n";
+    for (auto [i, result] : llvm::enumerate(f.getResults()))
+      if (!vars[i].empty()) names_[result] = vars[i];
   }
 
   void ifElse(scf::IfOp i) {
@@ -888,6 +1041,12 @@ class KernelPrinter {
   std::vector<std::pair<std::string, std::string>> rawFunctions_;
   unsigned numWarps_ = 4;
   llvm::DenseSet<Operation *> printedWithPrevious_;
+  std::vector<AsyncPair> asyncPairs_;
+  llvm::DenseMap<Operation *, AsyncLoad> asyncLoads_;
+  llvm::DenseSet<Value> asyncCarried_;
+  llvm::DenseSet<Operation *> asyncLoops_;
+  llvm::DenseMap<Operation *, std::string> slotVars_;
+  std::string asyncBytes_ = "0";
   int64_t bufferBytes_ = 0;
   bool usesShared_ = false;
 };

@@ -3,8 +3,11 @@
 // the Mma layout. CCCL has no mma.sync wrapper, hence the inline PTX.
 #pragma once
 
+#include "tle/cuda/memory.cuh"  // pointee_t
 #include "tle/cuda/reduce.cuh"  // pair
 #include "tle/cuda/tile.cuh"
+
+#include <cuda_pipeline_primitives.h>
 
 namespace tle {
 
@@ -198,6 +201,63 @@ TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned 
   }
   return out;
 }
+
+// ---- operands copied asynchronously (cp.async), three slots deep ------------------------------
+//
+// In a loop whose dot operands come straight from 16-byte global loads, each thread copies
+// its chunks from global memory to their swizzled place with cp.async (CUDA's pipeline
+// primitives) one iteration ahead, into the next of three slots; the dot waits for its own
+// copies, one barrier, and reads with ldmatrix. Three slots, because the copies for
+// iteration i+1 are issued while other threads may still read iteration i-1's slot.
+
+constexpr int kAsyncSlots = 3;
+
+template <class SA, class SB>
+TLE_CONSTEXPR int async_operands_bytes() {
+  return kAsyncSlots * operand_pair_bytes<SA, SB>();
+}
+
+// One operand's copy into `region` (its place in a slot); masked-off chunks are zero-filled.
+template <class Dst, class P, class M>
+TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *region) {
+  using Src = retile_t<pointee_t<typename P::value_type>, P>;
+  constexpr int Op = Dst::layout_type::kOpIdx;
+  constexpr int RowDim = n_major_b<Op, Src>() ? 1 : 0, ColDim = 1 - RowDim;
+  constexpr int Cols = Src::linear.shape[ColDim];
+  static_assert(chunked_along<Src, ColDim>(), "tlec bug: an asynchronous operand copy needs 16-byte chunks");
+  uint16_t *smem = reinterpret_cast<uint16_t *>(region);
+  static_for<Src::kRegs / 8>([&](auto g) {
+    constexpr int r = decltype(g)::value * 8;
+    const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(r, RowDim));
+    const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(r, ColDim));
+    const bool valid = mask == nullptr || mask->v[r];
+    __pipeline_memcpy_async(&smem[Swizzle16<Cols>::offset(row, col)], ptrs.v[r], 16, valid ? 0 : 16);
+  });
+  __pipeline_commit();
+}
+template <class Dst, class P, class M>
+TLE_DEVICE void copy_async_operand(const P &ptrs, const M &mask, unsigned char *region) {
+  copy_async_operand_impl<Dst>(ptrs, &mask, region);
+}
+template <class Dst, class P>
+TLE_DEVICE void copy_async_operand(const P &ptrs, unsigned char *region) {
+  copy_async_operand_impl<Dst>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), region);
+}
+
+// The operands of this iteration's dot from `slot`: wait for all but the two copy groups
+// issued last (the next iteration's A and B), one barrier, ldmatrix.
+template <class DA, class DB, class SA, class SB>
+TLE_DEVICE pair<DA, DB> fetch_async_operands(const unsigned char *slot) {
+  __pipeline_wait_prior(2);
+  __syncthreads();
+  pair<DA, DB> out;
+  fetch_mma16_operand<SA>(out.first, slot);
+  fetch_mma16_operand<SB>(out.second, slot + round_up16(SA::kElements * sizeof(typename SA::value_type)));
+  return out;
+}
+
+// Every copy this thread issued has landed (after a loop of asynchronous operands).
+TLE_DEVICE void wait_async_copies() { __pipeline_wait_prior(0); }
 
 TLE_DEVICE uint32_t pack2(__half lo, __half hi) {
   return static_cast<uint32_t>(__half_as_ushort(lo)) | (static_cast<uint32_t>(__half_as_ushort(hi)) << 16);

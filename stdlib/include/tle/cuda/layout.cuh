@@ -211,6 +211,7 @@ struct DotOperand;
 template <int OpIdx, int WarpsM, int WarpsN, int Bits>
 struct DotOperand<OpIdx, Mma<WarpsM, WarpsN>, Bits> {
   static constexpr int rank = 2;
+  static constexpr int kOpIdx = OpIdx;
   // Elements of K one instruction takes, and K elements per "column step" of a lane.
   static constexpr int kInstrK = Bits == 16 ? 16 : Bits == 32 ? 8 : 32;
 
