@@ -501,6 +501,14 @@ class KernelPrinter {
             return;
           }
           std::string dst = type(c.getType()), src = type(c.getSrc().getType());
+          if (isa<ir::DotOperandLayoutAttr>(c.getType().getEncoding())) {
+            // A lone dot operand: the staging's single barrier too.
+            std::string smem = useShared("tle::dot_operand_scratch_bytes<" + dst + ", " + src + ">()");
+            std::string staging = "tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()";
+            if (std::find(staging_.begin(), staging_.end(), staging) == staging_.end()) staging_.push_back(staging);
+            define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ", tle_staging, tle_stage)", "fragment");
+            return;
+          }
           std::string smem = useShared("tle::convert_scratch_bytes<" + dst + ", " + src + ">()");
           define(op, "tle::convert_layout<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ")",
                  isa<ir::DotOperandLayoutAttr>(c.getType().getEncoding()) ? "fragment" : "converted");

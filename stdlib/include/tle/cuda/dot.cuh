@@ -155,51 +155,84 @@ TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>,
   __syncthreads();
 }
 
-// Both operands of one tl.dot. When both go through ldmatrix they are staged together in a
-// region of their own, double-buffered: stage A and B, one barrier, ldmatrix both, and no
-// barrier after. The next fused conversion (of any dot) stages into the other half, and
-// the one after that comes back to this half only after its own barrier, which every thread
-// reaches after finishing the reads here. `stage` is the kernel's half selector.
-template <class DA, class SA, class DB, class SB>
-TLE_CONSTEXPR bool both_staged() {
-  return is_mma16_operand<DA>::value && is_mma16_operand<DB>::value && !same_threads_other_registers<SA, DA>() &&
-         !same_threads_other_registers<SB, DB>();
+// The operands of one tl.dot that go through ldmatrix are staged together in a region of
+// their own, double-buffered: stage them, one barrier, ldmatrix, and no barrier after. The
+// next staging (of any dot) goes to the other half, and the one after that comes back to
+// this half only after its own barrier, which every thread reaches after finishing the
+// reads here. `stage` is the kernel's half selector. Operands that need no shared memory
+// (a register copy, the same layout) or another route (through_shared) convert as usual.
+template <class D, class S>
+TLE_CONSTEXPR bool needs_staging() {
+  return is_mma16_operand<D>::value && !same_linear_layout<S, D>() && !same_threads_other_registers<S, D>();
 }
 template <class T>
 TLE_CONSTEXPR int round_up16(T bytes) {
   return (static_cast<int>(bytes) + 15) / 16 * 16;
 }
+template <class D, class S>
+TLE_CONSTEXPR int staged_bytes() {
+  return needs_staging<D, S>() ? round_up16(S::kElements * sizeof(typename S::value_type)) : 0;
+}
 template <class SA, class SB>
 TLE_CONSTEXPR int operand_pair_bytes() {
   return round_up16(SA::kElements * sizeof(typename SA::value_type)) + round_up16(SB::kElements * sizeof(typename SB::value_type));
 }
-// The double-buffered staging region, and the shared scratch the other path needs.
+// The double-buffered staging region, and the shared scratch the other routes need.
 template <class DA, class SA, class DB, class SB>
 TLE_CONSTEXPR int dot_operands_staging_bytes() {
-  return both_staged<DA, SA, DB, SB>() ? 2 * operand_pair_bytes<SA, SB>() : 0;
+  return 2 * (staged_bytes<DA, SA>() + staged_bytes<DB, SB>());
 }
 template <class DA, class SA, class DB, class SB>
 TLE_CONSTEXPR int dot_operands_scratch_bytes() {
-  return both_staged<DA, SA, DB, SB>() ? 0 : max_bytes(convert_scratch_bytes<DA, SA>(), convert_scratch_bytes<DB, SB>());
+  return max_bytes(needs_staging<DA, SA>() ? 0 : convert_scratch_bytes<DA, SA>(),
+                   needs_staging<DB, SB>() ? 0 : convert_scratch_bytes<DB, SB>());
 }
 template <class DA, class DB, class SA, class SB>
 TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned char *scratch, unsigned char *staging, int &stage) {
   pair<DA, DB> out;
-  if constexpr (both_staged<DA, SA, DB, SB>()) {
-    unsigned char *regionA = staging + stage * operand_pair_bytes<SA, SB>();
-    unsigned char *regionB = regionA + round_up16(SA::kElements * sizeof(typename SA::value_type));
+  constexpr int bytesA = staged_bytes<DA, SA>(), bytesB = staged_bytes<DB, SB>();
+  if constexpr (bytesA + bytesB > 0) {
+    unsigned char *region = staging + stage * (bytesA + bytesB);
     stage ^= 1;
-    stage_mma16_operand(out.first, a, regionA);
-    stage_mma16_operand(out.second, b, regionB);
+    if constexpr (bytesA > 0) stage_mma16_operand(out.first, a, region);
+    if constexpr (bytesB > 0) stage_mma16_operand(out.second, b, region + bytesA);
     __syncthreads();
-    fetch_mma16_operand<SA>(out.first, regionA);
-    fetch_mma16_operand<SB>(out.second, regionB);
+    if constexpr (bytesA > 0) fetch_mma16_operand<SA>(out.first, region);
+    else out.first = convert_layout<DA>(a, scratch);
+    if constexpr (bytesB > 0) fetch_mma16_operand<SB>(out.second, region + bytesA);
+    else out.second = convert_layout<DB>(b, scratch);
   } else {
-    (void)staging;
+    (void)staging, (void)stage;
     out.first = convert_layout<DA>(a, scratch);
     out.second = convert_layout<DB>(b, scratch);
   }
   return out;
+}
+
+// One operand of a tl.dot (the other is converted elsewhere, such as attention's
+// loop-invariant Q), through the same staging.
+template <class D, class S>
+TLE_CONSTEXPR int dot_operand_staging_bytes() {
+  return 2 * staged_bytes<D, S>();
+}
+template <class D, class S>
+TLE_CONSTEXPR int dot_operand_scratch_bytes() {
+  return needs_staging<D, S>() ? 0 : convert_scratch_bytes<D, S>();
+}
+template <class D, class S>
+TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned char *staging, int &stage) {
+  if constexpr (needs_staging<D, S>()) {
+    unsigned char *region = staging + stage * staged_bytes<D, S>();
+    stage ^= 1;
+    D out;
+    stage_mma16_operand(out, src, region);
+    __syncthreads();
+    fetch_mma16_operand<S>(out, region);
+    return out;
+  } else {
+    (void)staging, (void)stage;
+    return convert_layout<D>(src, scratch);
+  }
 }
 
 // ---- operands copied asynchronously (cp.async), three slots deep ------------------------------
