@@ -129,16 +129,16 @@ class KernelPrinter {
       code << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes_ << " + tle::round_up16(" << scratch << ");\n";
       code << "  int tle_stage = 0;\n";
     }
-    if (!asyncPairs_.empty()) {
-      code << "  // Operands copied asynchronously: three slots per dot, after the staging.\n";
+    if (!asyncOperands_.empty()) {
+      code << "  // Operands copied asynchronously: three slots per operand, after the staging.\n";
       code << "  unsigned char* const tle_async = tle_smem + " << bufferBytes_ << " + tle::round_up16(" << scratch
            << ") + tle::round_up16(" << staging << ");\n";
     }
     code << body_.str() << "}\n";
     out.code = code.str();
     std::string bytes = scratch;
-    if (!staging_.empty() || !asyncPairs_.empty()) bytes = "tle::round_up16(" + scratch + ") + " + staging;
-    if (!asyncPairs_.empty()) bytes = "tle::round_up16(" + scratch + ") + tle::round_up16(" + staging + ") + " + asyncBytes_;
+    if (!staging_.empty() || !asyncOperands_.empty()) bytes = "tle::round_up16(" + scratch + ") + " + staging;
+    if (!asyncOperands_.empty()) bytes = "tle::round_up16(" + scratch + ") + tle::round_up16(" + staging + ") + " + asyncBytes_;
     if (bufferBytes_ > 0) bytes = std::to_string(bufferBytes_) + " + " + bytes;
     out.sharedBytesExpression = bytes;
     out.usesAtomics = usesAtomics_;
@@ -295,22 +295,22 @@ class KernelPrinter {
   // ---- dot operands copied asynchronously ----
   //
   // A loop-carried operand that PrefetchLoads made (a tile loaded before the loop and again,
-  // one iteration ahead, in the body, used only by the dot's conversion) skips registers
-  // when both of the dot's operands qualify: the loads become cp.async copies into three
-  // rotating slots of shared memory, and the conversion waits for them and reads with
-  // ldmatrix (dot.cuh). What qualifies: 16-bit elements in 16-byte accesses (`tle.vec` 8),
-  // zero or no `other`, mma-sized tiles.
-  struct AsyncPair {
+  // one iteration ahead, in the body, used only by a dot operand conversion) skips
+  // registers: the loads become cp.async copies into three rotating slots of shared memory,
+  // and the conversion waits for them and reads with ldmatrix (dot.cuh). What qualifies:
+  // 16-bit elements in 16-byte accesses (`tle.vec` 8), zero or no `other`, mma-sized tiles,
+  // and, in the loop, every next-iteration copy issued before the first such conversion (a
+  // conversion waits for all but that many most recent copies).
+  struct AsyncOperand {
     scf::ForOp loop;
-    ir::ConvertLayoutOp convertA, convertB;
-    std::string region;      // expression: the pair's three slots
-    std::string slotBytes;   // expression: one slot (A then B)
-    std::string offsetB;     // expression: B's place in a slot
-    bool prologueBarrierPrinted = false;
+    ir::ConvertLayoutOp convert;
+    std::string region;     // its three slots (a name once printed)
+    std::string slotBytes;  // one slot (a name once printed)
+    bool named = false;
   };
   struct AsyncLoad {
-    size_t pair;
-    bool isB, inPrologue;
+    size_t operand;
+    bool inPrologue;
   };
 
   static bool isZeroOrAbsent(Value other) {
@@ -324,9 +324,12 @@ class KernelPrinter {
     return false;
   }
 
-  // The loads feeding a fused operand conversion's source, if it is an async candidate.
+  // The loads (before the loop, in the body) behind a dot operand conversion's source, if
+  // it is an async candidate.
   std::optional<std::pair<ir::LoadOp, ir::LoadOp>> asyncLoadsFor(ir::ConvertLayoutOp convert, scf::ForOp &loop) {
+    auto layout = dyn_cast<ir::DotOperandLayoutAttr>(convert.getType().getEncoding());
     auto arg = dyn_cast<BlockArgument>(convert.getSrc());
+    if (!layout || !convert->hasOneUse() || !isa<ir::DotOp>(*convert->getUsers().begin())) return std::nullopt;
     if (!arg || arg.getArgNumber() == 0 || !arg.hasOneUse()) return std::nullopt;
     auto owner = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!owner || arg.getOwner() != convert->getBlock()) return std::nullopt;
@@ -335,15 +338,12 @@ class KernelPrinter {
     auto next = owner.getBody()->getTerminator()->getOperand(idx).getDefiningOp<ir::LoadOp>();
     if (!first || !next || !first->hasOneUse() || !next->hasOneUse() || !owner.getResult(idx).use_empty()) return std::nullopt;
     if (next->getBlock() != owner.getBody() || first->getBlock() != owner->getBlock()) return std::nullopt;
-    // The next iteration's copy must be issued before this iteration's wait (dot.cuh).
-    if (!next->isBeforeInBlock(convert)) return std::nullopt;
     for (ir::LoadOp l : {first, next}) {
       auto t = cast<RankedTensorType>(l.getType());
       if (!t.getElementType().isIntOrFloat() || t.getElementType().getIntOrFloatBitWidth() != 16) return std::nullopt;
       if (vectorWidth(l) != 8 || l.getIsVolatile() || !isZeroOrAbsent(l.getOther())) return std::nullopt;
     }
     // mma-sized (is_mma16_operand in tile.cuh).
-    auto layout = cast<ir::DotOperandLayoutAttr>(convert.getType().getEncoding());
     auto mma = dyn_cast<ir::MmaLayoutAttr>(layout.getParent());
     ArrayRef<int64_t> shape = convert.getType().getShape();
     if (!mma || layout.getBits() != 16 || shape[0] % 16 || shape[1] % 16) return std::nullopt;
@@ -353,57 +353,78 @@ class KernelPrinter {
   }
 
   void planAsyncOperands() {
-    std::string offset = "0";
-    f_.walk([&](ir::ConvertLayoutOp a) {
-      ir::ConvertLayoutOp b = fusableOperandPair(a);
-      if (!b) return;
-      scf::ForOp loopA, loopB;
-      auto loadsA = asyncLoadsFor(a, loopA), loadsB = asyncLoadsFor(b, loopB);
-      if (!loadsA || !loadsB || loopA != loopB) return;
-      std::string sa = type(a.getSrc().getType()), sb = type(b.getSrc().getType());
-      AsyncPair pair;
-      pair.loop = loopA;
-      pair.convertA = a;
-      pair.convertB = b;
-      pair.region = "(tle_async + " + offset + ")";
-      pair.slotBytes = "tle::operand_pair_bytes<" + sa + ", " + sb + ">()";
-      pair.offsetB = "tle::round_up16(int(sizeof(" + scalarType(a.getSrc().getType().cast<RankedTensorType>().getElementType()) +
-                     ")) * " + sa + "::kElements)";
-      std::string bytes = "tle::async_operands_bytes<" + sa + ", " + sb + ">()";
-      offset = offset == "0" ? bytes : offset + " + " + bytes;
-      size_t index = asyncPairs_.size();
-      asyncPairs_.push_back(pair);
-      asyncLoads_[loadsA->first] = {index, false, true};
-      asyncLoads_[loadsA->second] = {index, false, false};
-      asyncLoads_[loadsB->first] = {index, true, true};
-      asyncLoads_[loadsB->second] = {index, true, false};
-      asyncCarried_.insert(a.getSrc());
-      asyncCarried_.insert(b.getSrc());
-      asyncLoops_.insert(loopA);
+    struct Candidate {
+      scf::ForOp loop;
+      ir::ConvertLayoutOp convert;
+      ir::LoadOp first, next;
+    };
+    std::vector<Candidate> candidates;
+    f_.walk([&](ir::ConvertLayoutOp c) {
+      scf::ForOp loop;
+      if (auto loads = asyncLoadsFor(c, loop)) candidates.push_back({loop, c, loads->first, loads->second});
     });
+    // Per loop: every next-iteration copy before every wait.
+    llvm::DenseSet<Operation *> rejected;
+    for (Candidate &a : candidates)
+      for (Candidate &b : candidates)
+        if (a.loop == b.loop && !a.next->isBeforeInBlock(b.convert)) rejected.insert(a.loop);
+    std::string offset = "0";
+    for (Candidate &c : candidates) {
+      if (rejected.count(c.loop)) continue;
+      auto src = cast<RankedTensorType>(c.convert.getSrc().getType());
+      std::string bytes = "tle::round_up16(int(sizeof(" + scalarType(src.getElementType()) + ")) * " + type(src) + "::kElements)";
+      AsyncOperand operand{c.loop, c.convert, "(tle_async + " + offset + ")", bytes};
+      offset = (offset == "0" ? "" : offset + " + ") + "tle::kAsyncSlots * " + bytes;
+      size_t index = asyncOperands_.size();
+      asyncOperands_.push_back(operand);
+      asyncOperandOf_[c.convert] = index;
+      asyncLoads_[c.first] = {index, true};
+      asyncLoads_[c.next] = {index, false};
+      asyncCarried_.insert(c.convert.getSrc());
+      ++asyncPerLoop_[c.loop];
+    }
     asyncBytes_ = offset;
-    if (!asyncPairs_.empty()) usesShared_ = true;
+    if (!asyncOperands_.empty()) usesShared_ = true;
   }
 
   // The copy of an async operand load into its slot: slot 0 before the loop, the next slot
   // in the body.
   void printAsyncCopy(ir::LoadOp l, const AsyncLoad &info) {
-    AsyncPair &pair = asyncPairs_[info.pair];
-    if (info.inPrologue && !pair.prologueBarrierPrinted) {
-      // Name the pair's slots once, before the loop.
+    AsyncOperand &operand = asyncOperands_[info.operand];
+    if (info.inPrologue && !operand.named) {
+      // Name the operand's slots once, before the loop.
       std::string slots = claim("operand_slots"), bytes = claim("operand_slot_bytes");
-      line() << "unsigned char* const " << slots << " = " << pair.region << ";\n";
-      line() << "constexpr int " << bytes << " = " << pair.slotBytes << ";\n";
-      line() << "tle::barrier();  // the operand slots are free (an earlier run of the loop may still read them)\n";
-      pair.region = slots;
-      pair.slotBytes = bytes;
-      pair.prologueBarrierPrinted = true;
+      line() << "unsigned char* const " << slots << " = " << operand.region << ";\n";
+      line() << "constexpr int " << bytes << " = " << operand.slotBytes << ";\n";
+      operand.region = slots;
+      operand.slotBytes = bytes;
+      operand.named = true;
     }
-    std::string slot = info.inPrologue ? "0" : "(" + slotVars_.lookup(pair.loop) + " == 2 ? 0 : " + slotVars_.lookup(pair.loop) + " + 1)";
-    std::string dst = type((info.isB ? pair.convertB : pair.convertA).getType());
-    std::string where = pair.region + " + " + slot + " * " + pair.slotBytes + (info.isB ? " + " + pair.offsetB : "");
-    line() << "tle::copy_async_operand<" << dst << ">(" << expr(l.getPtr()) << (l.getMask() ? ", " + expr(l.getMask()) : "")
-           << ", " << where << ");\n";
+    if (info.inPrologue && prologueBarriers_.insert(operand.loop).second)
+      line() << "tle::barrier();  // the operand slots are free (an earlier run of the loop may still read them)\n";
+    std::string slot = info.inPrologue ? "0" : "(" + slotVars_.lookup(operand.loop) + " == 2 ? 0 : " + slotVars_.lookup(operand.loop) + " + 1)";
+    line() << "tle::copy_async_operand<" << type(operand.convert.getType()) << ">(" << expr(l.getPtr())
+           << (l.getMask() ? ", " + expr(l.getMask()) : "") << ", " << operand.region << " + " << slot << " * " << operand.slotBytes
+           << ");\n";
+  }
+
+  // This iteration's slot of an async operand, and the number of copies its loop issues per
+  // iteration (those a wait may leave in flight).
+  std::string asyncSlot(const AsyncOperand &o) { return o.region + " + " + slotVars_.lookup(o.loop) + " * " + o.slotBytes; }
+  std::string asyncPending(const AsyncOperand &o) { return std::to_string(asyncPerLoop_.lookup(o.loop)); }
+
+  // A lone dot operand conversion: from its async slot, else through the staging.
+  void printDotOperand(ir::ConvertLayoutOp c) {
+    std::string dst = type(c.getType()), src = type(c.getSrc().getType());
+    if (auto it = asyncOperandOf_.find(c); it != asyncOperandOf_.end()) {
+      const AsyncOperand &o = asyncOperands_[it->second];
+      define(c, "tle::fetch_async_operand<" + asyncPending(o) + ", " + dst + ", " + src + ">(" + asyncSlot(o) + ")", "fragment");
+      return;
+    }
+    std::string smem = useShared("tle::dot_operand_scratch_bytes<" + dst + ", " + src + ">()");
+    std::string staging = "tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()";
+    if (std::find(staging_.begin(), staging_.end(), staging) == staging_.end()) staging_.push_back(staging);
+    define(c, "tle::convert_dot_operand<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ", tle_staging, tle_stage)", "fragment");
   }
 
   // The B-operand conversion that follows `a` (an A-operand conversion) and, with it,
@@ -481,13 +502,19 @@ class KernelPrinter {
           if (ir::ConvertLayoutOp b = fusableOperandPair(c)) {
             std::string da = type(c.getType()), sa = type(c.getSrc().getType());
             std::string db = type(b.getType()), sb = type(b.getSrc().getType());
-            if (asyncCarried_.count(c.getSrc())) {
-              auto pair = llvm::find_if(asyncPairs_, [&](const AsyncPair &p) { return p.convertA == c; });
+            auto asyncA = asyncOperandOf_.find(c), asyncB = asyncOperandOf_.find(b);
+            printedWithPrevious_.insert(b);
+            if (asyncA != asyncOperandOf_.end() && asyncB != asyncOperandOf_.end()) {  // one wait for both
+              const AsyncOperand &oa = asyncOperands_[asyncA->second], &ob = asyncOperands_[asyncB->second];
               std::string both = claim("fragments");
-              line() << "const auto " << both << " = tle::fetch_async_operands<" << da << ", " << db << ", " << sa << ", " << sb
-                     << ">(" << pair->region << " + " << slotVars_.lookup(pair->loop) << " * " << pair->slotBytes << ");\n";
+              line() << "const auto " << both << " = tle::fetch_async_operands<" << asyncPending(oa) << ", " << da << ", " << db << ", "
+                     << sa << ", " << sb << ">(" << asyncSlot(oa) << ", " << asyncSlot(ob) << ");\n";
               bindPair(both, c.getResult(), "fragment", b.getResult(), "fragment");
-              printedWithPrevious_.insert(b);
+              return;
+            }
+            if (asyncA != asyncOperandOf_.end() || asyncB != asyncOperandOf_.end()) {  // each its own way
+              printDotOperand(c);
+              printDotOperand(b);
               return;
             }
             std::string smem = useShared("tle::dot_operands_scratch_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
@@ -497,16 +524,11 @@ class KernelPrinter {
             line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(c.getSrc())
                    << ", " << expr(b.getSrc()) << ", " << smem << ", tle_staging, tle_stage);\n";
             bindPair(both, c.getResult(), "fragment", b.getResult(), "fragment");
-            printedWithPrevious_.insert(b);
             return;
           }
           std::string dst = type(c.getType()), src = type(c.getSrc().getType());
           if (isa<ir::DotOperandLayoutAttr>(c.getType().getEncoding())) {
-            // A lone dot operand: the staging's single barrier too.
-            std::string smem = useShared("tle::dot_operand_scratch_bytes<" + dst + ", " + src + ">()");
-            std::string staging = "tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()";
-            if (std::find(staging_.begin(), staging_.end(), staging) == staging_.end()) staging_.push_back(staging);
-            define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ", tle_staging, tle_stage)", "fragment");
+            printDotOperand(c);
             return;
           }
           std::string smem = useShared("tle::convert_scratch_bytes<" + dst + ", " + src + ">()");
@@ -921,7 +943,7 @@ class KernelPrinter {
   void forLoop(scf::ForOp f) {
     std::vector<std::string> vars = declareCarried(f.getInitArgs(), f.getRegionIterArgs(), "carried");
     std::string slot;
-    if (asyncLoops_.count(f)) {
+    if (asyncPerLoop_.count(f)) {
       slot = claim("slot");
       line() << "int " << slot << " = 0;  // the operand slot of this iteration (of 3)\n";
       slotVars_[f] = slot;
@@ -1049,10 +1071,12 @@ class KernelPrinter {
   std::vector<std::pair<std::string, std::string>> rawFunctions_;
   unsigned numWarps_ = 4;
   llvm::DenseSet<Operation *> printedWithPrevious_;
-  std::vector<AsyncPair> asyncPairs_;
+  std::vector<AsyncOperand> asyncOperands_;
+  llvm::DenseMap<Operation *, size_t> asyncOperandOf_;  // conversion -> operand
   llvm::DenseMap<Operation *, AsyncLoad> asyncLoads_;
   llvm::DenseSet<Value> asyncCarried_;
-  llvm::DenseSet<Operation *> asyncLoops_;
+  llvm::DenseMap<Operation *, int> asyncPerLoop_;
+  llvm::DenseSet<Operation *> prologueBarriers_;
   llvm::DenseMap<Operation *, std::string> slotVars_;
   std::string asyncBytes_ = "0";
   int64_t bufferBytes_ = 0;

@@ -14,7 +14,8 @@
 // yields; pure address updates that the source writes after the dot are moved up to feed
 // it. Loops whose pipelining depth (tl.range(num_stages=) or --num-stages) is 1 are left
 // alone, and so are loads whose prefetched copy would hold more than kMaxBytesPerThread of
-// registers per thread.
+// registers per thread (16-bit tiles do not count: they usually go by cp.async, see the
+// CUDA printer).
 #include "transforms/cuda/Passes.h"
 
 #include "ir/Dialect.h"
@@ -124,7 +125,10 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
       if (!isa<ir::LoadOp>(op) || !isa<RankedTensorType>(op.getResult(0).getType()) || !feedsDot(&op)) continue;
       auto load = cast<ir::LoadOp>(op);
       if (load.getIsVolatile()) continue;
-      int64_t b = bytesPerThread(&op, numWarps);
+      // 16-bit tiles usually reach the dot by cp.async (the printer's choice, once 16-byte
+      // access is known) and then take no registers: only the others count.
+      auto element = cast<RankedTensorType>(op.getResult(0).getType()).getElementType();
+      int64_t b = element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 16 ? 0 : bytesPerThread(&op, numWarps);
       if (bytes + b > kMaxBytesPerThread) continue;
       bytes += b;
       loads.push_back(&op);

@@ -239,26 +239,24 @@ TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned 
 //
 // In a loop whose dot operands come straight from 16-byte global loads, each thread copies
 // its chunks from global memory to their swizzled place with cp.async (CUDA's pipeline
-// primitives) one iteration ahead, into the next of three slots; the dot waits for its own
-// copies, one barrier, and reads with ldmatrix. Three slots, because the copies for
-// iteration i+1 are issued while other threads may still read iteration i-1's slot.
+// primitives) one iteration ahead, into the next of three slots per operand; a dot waits for
+// its own copies, one barrier, and reads with ldmatrix. Three slots, because the copies for
+// iteration i+1 are issued while other threads may still read iteration i-1's slot. Each
+// copy is one commit group; `Pending` is how many groups the loop issues per iteration, all
+// before its first wait, so waiting for all but the last `Pending` completes this
+// iteration's copies.
 
 constexpr int kAsyncSlots = 3;
 
-template <class SA, class SB>
-TLE_CONSTEXPR int async_operands_bytes() {
-  return kAsyncSlots * operand_pair_bytes<SA, SB>();
-}
-
-// One operand's copy into `region` (its place in a slot); masked-off chunks are zero-filled.
+// One operand's copy into `slot`; masked-off chunks are zero-filled.
 template <class Dst, class P, class M>
-TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *region) {
+TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *slot) {
   using Src = retile_t<pointee_t<typename P::value_type>, P>;
   constexpr int Op = Dst::layout_type::kOpIdx;
   constexpr int RowDim = n_major_b<Op, Src>() ? 1 : 0, ColDim = 1 - RowDim;
   constexpr int Cols = Src::linear.shape[ColDim];
   static_assert(chunked_along<Src, ColDim>(), "tlec bug: an asynchronous operand copy needs 16-byte chunks");
-  uint16_t *smem = reinterpret_cast<uint16_t *>(region);
+  uint16_t *smem = reinterpret_cast<uint16_t *>(slot);
   static_for<Src::kRegs / 8>([&](auto g) {
     constexpr int r = decltype(g)::value * 8;
     const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(r, RowDim));
@@ -269,23 +267,30 @@ TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned c
   __pipeline_commit();
 }
 template <class Dst, class P, class M>
-TLE_DEVICE void copy_async_operand(const P &ptrs, const M &mask, unsigned char *region) {
-  copy_async_operand_impl<Dst>(ptrs, &mask, region);
+TLE_DEVICE void copy_async_operand(const P &ptrs, const M &mask, unsigned char *slot) {
+  copy_async_operand_impl<Dst>(ptrs, &mask, slot);
 }
 template <class Dst, class P>
-TLE_DEVICE void copy_async_operand(const P &ptrs, unsigned char *region) {
-  copy_async_operand_impl<Dst>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), region);
+TLE_DEVICE void copy_async_operand(const P &ptrs, unsigned char *slot) {
+  copy_async_operand_impl<Dst>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), slot);
 }
 
-// The operands of this iteration's dot from `slot`: wait for all but the two copy groups
-// issued last (the next iteration's A and B), one barrier, ldmatrix.
-template <class DA, class DB, class SA, class SB>
-TLE_DEVICE pair<DA, DB> fetch_async_operands(const unsigned char *slot) {
-  __pipeline_wait_prior(2);
+// This iteration's operand (or both operands of a dot, with one wait) from their slots.
+template <int Pending, class D, class S>
+TLE_DEVICE D fetch_async_operand(const unsigned char *slot) {
+  __pipeline_wait_prior(Pending);
+  __syncthreads();
+  D out;
+  fetch_mma16_operand<S>(out, slot);
+  return out;
+}
+template <int Pending, class DA, class DB, class SA, class SB>
+TLE_DEVICE pair<DA, DB> fetch_async_operands(const unsigned char *slotA, const unsigned char *slotB) {
+  __pipeline_wait_prior(Pending);
   __syncthreads();
   pair<DA, DB> out;
-  fetch_mma16_operand<SA>(out.first, slot);
-  fetch_mma16_operand<SB>(out.second, slot + round_up16(SA::kElements * sizeof(typename SA::value_type)));
+  fetch_mma16_operand<SA>(out.first, slotA);
+  fetch_mma16_operand<SB>(out.second, slotB);
   return out;
 }
 
