@@ -363,7 +363,13 @@ def test_module_loader(build):
     driver API."""
     import ctypes
     import os
-    shim = ctypes.CDLL(os.path.join(build, "libtle_module_shim.so"))
+    global failures
+    try:
+        shim = ctypes.CDLL(os.path.join(build, "libtle_module_shim.so"))
+    except OSError as e:
+        failures += 1
+        print(f"FAIL  tle/module.h shim could not be loaded: {e}")
+        return
     shim.tle_shim_vector_add.restype = ctypes.c_int
     shim.tle_shim_vector_add.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,
                                          ctypes.c_void_p, ctypes.c_int, ctypes.c_uint]
@@ -376,7 +382,6 @@ def test_module_loader(build):
                                           out.data_ptr(), n, triton_cdiv(n, 1024))
         torch.cuda.synchronize()
         if status != 0:
-            global failures
             failures += 1
             print(f"FAIL  tle/module.h {image}: status {status}")
             continue
