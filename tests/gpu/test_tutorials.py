@@ -395,19 +395,22 @@ def main():
     torch.manual_seed(0)
     k = tlec_kernels.load(args.build)
     print(f"device: {torch.cuda.get_device_name()}; {len(k)} tlec kernels")
-    test_vector_add(k)
-    test_softmax(k)
-    test_layer_norm(k)
-    test_matmul(k)
-    test_attention(k)
-    test_attention_descriptors(k)
-    test_device_library(k)
-    test_scans_and_rearrangement(k)
-    test_debug_ops(args.build)
-    test_module_loader(args.build)
-    test_gpu_buffers(k)
-    test_raw_call(k)
-    test_elementwise(k)
+    global failures
+    groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
+              (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
+              (test_gpu_buffers, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
+              (test_debug_ops, args.build)]
+    for test, arg in groups:
+        # One broken group (a kernel that faults, a missing symbol) must not hide the others'
+        # results. A device fault poisons the context, so later groups then fail too: the
+        # first FAIL is the one to read. The debug group, which ends in an assert, runs its
+        # kernels in child processes.
+        try:
+            test(arg)
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001 - reported and counted
+            failures += 1
+            print(f"FAIL  {test.__name__} raised {type(e).__name__}: {e}")
     torch.cuda.synchronize()
     print(f"{failures} failure(s)")
     sys.exit(min(failures, 100))
