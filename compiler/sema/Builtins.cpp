@@ -241,7 +241,6 @@ Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, So
   mlir::Location l = loc(at);
   TType i32;
   i32.dtype = DType::I32;
-  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) { return integerScalarI32(v, r, what); };
   auto signalPtr = [&](const Value &v, SourceRange r, const std::string &fn) {
     if (!v.isRuntime() || !v.type.isPointer || v.type.addressSpace != 1)
       fail(r, DiagId::TypeMismatch, fn + " needs a pointer to global signals, got " + withArticle(v.isRuntime() ? v.type.str() : v.describe()));
@@ -267,7 +266,7 @@ Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, So
   if (member == "wait") {
     auto a = bindArgs(*this, "dl.wait", {{"barrierPtrs", true}, {"numBarriers", true}, {"scope", false}, {"semantic", false}}, args, at, &where);
     signalPtr(*a[0], where[0], "dl.wait");
-    Value count = scalarInt(*a[1], where[1], "the signal count");
+    Value count = integerScalarI32(*a[1], where[1], "the signal count");
     std::string scope = oneOf(a[2], where[2], "gpu", {"gpu", "sys"}, "the scope");
     std::string sem = oneOf(a[3], where[3], "acquire", {"acquire", "relaxed"}, "the semantic");
     auto op = builder_.create<tle::ir::WaitOp>(l, builder_.getI32Type(), a[0]->ir, count.ir, builder_.getStringAttr(scope),
@@ -278,7 +277,7 @@ Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, So
     auto a = bindArgs(*this, "dl.notify", {{"ptr", true}, {"rank", true}, {"signal", false}, {"sig_op", false}, {"comm_scope", false}},
                       args, at, &where);
     signalPtr(*a[0], where[0], "dl.notify");
-    Value rank = scalarInt(*a[1], where[1], "the rank");
+    Value rank = integerScalarI32(*a[1], where[1], "the rank");
     TType sigType;
     sigType.dtype = a[0]->type.dtype;
     Value signal = a[2] ? (a[2]->isRuntime() ? cast(*a[2], sigType.dtype, where[2]) : toRuntime(*a[2], where[2], &sigType))
@@ -302,7 +301,7 @@ Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, So
   if (!a[0]->isRuntime() || !a[0]->type.isPointer || a[0]->type.addressSpace != 1)
     fail(where[0], DiagId::TypeMismatch, "dl.symm_at needs a pointer into a symmetric allocation, got " +
                                              withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()));
-  Value rank = scalarInt(*a[1], where[1], "the rank");
+  Value rank = integerScalarI32(*a[1], where[1], "the rank");
   auto op = builder_.create<tle::ir::SymmAtOp>(l, a[0]->ir.getType(), a[0]->ir, rank.ir);
   return Value::ofRuntime(op.getResult(), a[0]->type);
 }

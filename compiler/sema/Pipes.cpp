@@ -48,9 +48,6 @@ Value FunctionLowering::attributeOfObject(const Value &object, const std::string
 Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
-  TType i32;
-  i32.dtype = DType::I32;
-  auto scalarI32 = [&](const Value &v, SourceRange r, const char *what) { return integerScalarI32(v, r, what); };
   auto slotOf = [&](const Value &buffer, const Value &stage, SourceRange r) {
     TType t = buffer.type;
     t.blockShape.erase(t.blockShape.begin());
@@ -61,7 +58,7 @@ Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, Sou
     const Value &buf = *a[0];
     if (buf.type.space != "smem") fail(at, DiagId::TypeMismatch, "buffer.slot supports only shared-memory buffers, got " + withArticle(buf.type.str()));
     if (buf.type.blockShape.size() < 2) fail(at, DiagId::ShapeMismatch, "buffer.slot needs a buffer of rank 2 or more, got " + withArticle(buf.type.str()));
-    Value stage = scalarI32(*a[1], where[1], "the stage");
+    Value stage = integerScalarI32(*a[1], where[1], "the stage");
     if (!a[1]->isRuntime()) {
       int64_t s = requireInt(*a[1], where[1], "the stage");
       if (s < 0 || s >= buf.type.blockShape[0])
@@ -180,7 +177,7 @@ Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, Sou
   // Writer and reader steps, each at an iteration: slot = iteration % capacity.
   auto a = bindArgs(*this, name.substr(5), {{"self", true}, {"iteration", true}}, args, at, &where);
   const Value &pipe = name.rfind("pipe.pipe_writer.", 0) == 0 ? self.elements[0] : self.boundArgs[0];
-  Value iteration = scalarI32(*a[1], where[1], "the iteration");
+  Value iteration = integerScalarI32(*a[1], where[1], "the iteration");
   mlir::StringAttr reader = builder_.getStringAttr(self.objectName);
   auto slot = [&](const std::vector<std::string> &names, const std::vector<Value> &buffers) {
     Value stage = binary(ast::BinaryOp::Mod, iteration, Value::ofInt(pipe.intValue), at, at, at);

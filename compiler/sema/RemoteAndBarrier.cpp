@@ -67,7 +67,6 @@ Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
   std::string levelWords = space == "device" ? "node/device" : "cluster";
   TType i32;
   i32.dtype = DType::I32;
-  auto scalarInt = [&](const Value &v, SourceRange r, const char *what) { return integerScalarI32(v, r, what); };
   const Value &id = *a[1];
   Value shard;
   if (id.kind == Value::Kind::Tuple) {
@@ -94,14 +93,14 @@ Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
         linear += v * stride;
       }
       if (runtime) {
-        Value term = binary(ast::BinaryOp::Mul, scalarInt(c, where[1], "a shard_id coordinate"), Value::ofInt(stride), at, at, at);
+        Value term = binary(ast::BinaryOp::Mul, integerScalarI32(c, where[1], "a shard_id coordinate"), Value::ofInt(stride), at, at, at);
         sum = sum.kind == Value::Kind::None ? term : binary(ast::BinaryOp::Add, sum, term, at, at, at);
       }
       stride *= size;
     }
     shard = runtime ? sum : toRuntime(Value::ofInt(linear), where[1], &i32);
   } else if (id.isRuntime()) {
-    shard = scalarInt(id, where[1], "a runtime shard_id");
+    shard = integerScalarI32(id, where[1], "a runtime shard_id");
   } else {
     int64_t v = requireInt(id, where[1], "shard_id");
     if (v < 0) fail(where[1], DiagId::ConstantError, "shard_id must be >= 0, got " + std::to_string(v));
