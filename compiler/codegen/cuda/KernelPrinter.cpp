@@ -124,21 +124,23 @@ class KernelPrinter {
     std::string staging = "0";
     for (const std::string &s : staging_) staging = "tle::max_bytes(" + staging + ", " + s + ")";
     if (usesShared_) code << "  extern __shared__ __align__(16) unsigned char tle_smem[];\n";
+    // Offsets after the buffers.
+    const std::string stagingOffset = "tle::round_up16(" + scratch + ")";
+    const std::string asyncOffset = stagingOffset + " + tle::round_up16(" + staging + ")";
     if (!staging_.empty()) {
       code << "  // Dot operands are staged in two alternating halves after the scratch.\n";
-      code << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes_ << " + tle::round_up16(" << scratch << ");\n";
+      code << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes_ << " + " << stagingOffset << ";\n";
       code << "  int tle_stage = 0;\n";
     }
     if (!asyncOperands_.empty()) {
       code << "  // Operands copied asynchronously: three slots per operand, after the staging.\n";
-      code << "  unsigned char* const tle_async = tle_smem + " << bufferBytes_ << " + tle::round_up16(" << scratch
-           << ") + tle::round_up16(" << staging << ");\n";
+      code << "  unsigned char* const tle_async = tle_smem + " << bufferBytes_ << " + " << asyncOffset << ";\n";
     }
     code << body_.str() << "}\n";
     out.code = code.str();
-    std::string bytes = scratch;
-    if (!staging_.empty() || !asyncOperands_.empty()) bytes = "tle::round_up16(" + scratch + ") + " + staging;
-    if (!asyncOperands_.empty()) bytes = "tle::round_up16(" + scratch + ") + tle::round_up16(" + staging + ") + " + asyncBytes_;
+    std::string bytes = !asyncOperands_.empty() ? asyncOffset + " + " + asyncBytes_
+                        : !staging_.empty()     ? stagingOffset + " + " + staging
+                                                : scratch;
     if (bufferBytes_ > 0) bytes = std::to_string(bufferBytes_) + " + " + bytes;
     out.sharedBytesExpression = bytes;
     out.usesAtomics = usesAtomics_;
@@ -224,10 +226,8 @@ class KernelPrinter {
     f_.walk([&](ir::AllocOp alloc) {
       auto buffer = cast<ir::BufferType>(alloc.getType());
       if (buffer.getSpace() != "smem") throw Unsupported{"buffers in memory space '" + buffer.getSpace().str() + "'"};
-      RankedTensorType block = buffer.getBlockType();
-      int64_t bytes = block.getNumElements() * std::max<int64_t>(1, block.getElementType().getIntOrFloatBitWidth() / 8);
       bufferOffsets_[alloc] = bufferBytes_;
-      bufferBytes_ += (bytes + 15) / 16 * 16;
+      bufferBytes_ += alignedTileBytes(buffer.getBlockType());
     });
     if (bufferBytes_ > 0) usesShared_ = true;
   }
@@ -274,6 +274,21 @@ class KernelPrinter {
     if (isa<RankedTensorType>(t)) return "const auto";
     std::string s = type(t);
     return s.back() == '*' ? s + " const" : "const " + s;
+  }
+
+  // A tile's size in bytes, as a C++ constant expression (scratch sizes), and as a number
+  // rounded up to 16 (regions the printer lays out itself).
+  std::string tileBytesExpression(RankedTensorType t) {
+    return "int(sizeof(" + scalarType(t.getElementType()) + ")) * " + type(t) + "::kElements";
+  }
+  static int64_t alignedTileBytes(RankedTensorType t) {
+    int64_t bytes = t.getNumElements() * std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
+    return (bytes + 15) / 16 * 16;
+  }
+
+  // The double-buffered staging of dot operands needs `bytesExpression` (dot.cuh).
+  void useStaging(const std::string &bytesExpression) {
+    if (std::find(staging_.begin(), staging_.end(), bytesExpression) == staging_.end()) staging_.push_back(bytesExpression);
   }
 
   std::string useShared(const std::string &bytesExpression) {
@@ -372,7 +387,7 @@ class KernelPrinter {
     for (Candidate &c : candidates) {
       if (rejected.count(c.loop)) continue;
       auto src = cast<RankedTensorType>(c.convert.getSrc().getType());
-      std::string bytes = "tle::round_up16(int(sizeof(" + scalarType(src.getElementType()) + ")) * " + type(src) + "::kElements)";
+      std::string bytes = "tle::round_up16(" + tileBytesExpression(src) + ")";
       AsyncOperand operand{c.loop, c.convert, "(tle_async + " + offset + ")", bytes};
       offset = (offset == "0" ? "" : offset + " + ") + "tle::kAsyncSlots * " + bytes;
       size_t index = asyncOperands_.size();
@@ -422,8 +437,7 @@ class KernelPrinter {
       return;
     }
     std::string smem = useShared("tle::dot_operand_scratch_bytes<" + dst + ", " + src + ">()");
-    std::string staging = "tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()";
-    if (std::find(staging_.begin(), staging_.end(), staging) == staging_.end()) staging_.push_back(staging);
+    useStaging("tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()");
     define(c, "tle::convert_dot_operand<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ", tle_staging, tle_stage)", "fragment");
   }
 
@@ -518,8 +532,7 @@ class KernelPrinter {
               return;
             }
             std::string smem = useShared("tle::dot_operands_scratch_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
-            std::string staging = "tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()";
-            if (std::find(staging_.begin(), staging_.end(), staging) == staging_.end()) staging_.push_back(staging);
+            useStaging("tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
             std::string both = claim("fragments");
             line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(c.getSrc())
                    << ", " << expr(b.getSrc()) << ", " << smem << ", tle_staging, tle_stage);\n";
@@ -539,12 +552,12 @@ class KernelPrinter {
           std::string dst = type(t.getType()), src = type(t.getSrc().getType());
           std::string order;
           for (int32_t o : t.getOrder()) order += ", " + std::to_string(o);
-          std::string smem = useShared("int(sizeof(" + scalarType(t.getType().getElementType()) + ")) * " + src + "::kElements");
+          std::string smem = useShared(tileBytesExpression(t.getSrc().getType()));
           define(op, "tle::permute<" + dst + order + ">(" + expr(t.getSrc()) + ", " + smem + ")", "transposed");
         })
         .Case<ir::ReshapeOp>([&](ir::ReshapeOp r) {
           std::string dst = type(r.getType()), src = type(r.getSrc().getType());
-          std::string smem = useShared("int(sizeof(" + scalarType(r.getType().getElementType()) + ")) * " + src + "::kElements");
+          std::string smem = useShared(tileBytesExpression(r.getSrc().getType()));
           define(op, "tle::reshape<" + dst + ">(" + expr(r.getSrc()) + ", " + smem + ")", "reshaped");
         })
         .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
@@ -587,12 +600,12 @@ class KernelPrinter {
           bindPair(both, c.getExclusive(), "exclusive", c.getTotal(), "total");
         })
         .Case<ir::JoinOp>([&](ir::JoinOp j) {
-          std::string smem = useShared("int(sizeof(" + scalarType(j.getType().getElementType()) + ")) * " + type(j.getType()) + "::kElements");
+          std::string smem = useShared(tileBytesExpression(j.getType()));
           define(op, "tle::join<" + type(j.getType()) + ">(" + expr(j.getLhs()) + ", " + expr(j.getRhs()) + ", " + smem + ")", "joined");
         })
         .Case<ir::SplitOp>([&](ir::SplitOp sp) {
           auto srcType = cast<RankedTensorType>(sp.getSrc().getType());
-          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          std::string smem = useShared(tileBytesExpression(srcType));
           if (!isa<RankedTensorType>(sp.getLhs().getType())) throw Unsupported{"tl.split of a 1-D tensor of two elements"};
           std::string both = claim("halves");
           line() << "const auto " << both << " = tle::split<" << type(sp.getLhs().getType()) << ">(" << expr(sp.getSrc()) << ", "
@@ -601,21 +614,21 @@ class KernelPrinter {
         })
         .Case<ir::GatherOp>([&](ir::GatherOp g) {
           auto srcType = cast<RankedTensorType>(g.getSrc().getType());
-          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          std::string smem = useShared(tileBytesExpression(srcType));
           define(op, "tle::gather<" + type(g.getType()) + ", " + std::to_string(g.getAxis()) + ">(" + expr(g.getSrc()) + ", " +
                          expr(g.getIndices()) + ", " + smem + ")",
                  "gathered");
         })
         .Case<ir::ExtractTileOp>([&](ir::ExtractTileOp e) {
           auto srcType = cast<RankedTensorType>(e.getSrc().getType());
-          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          std::string smem = useShared(tileBytesExpression(srcType));
           std::string offsets;
           for (int64_t o : e.getOffsets()) offsets += ", " + std::to_string(o);
           define(op, "tle::extract_tile<" + type(e.getType()) + offsets + ">(" + expr(e.getSrc()) + ", " + smem + ")", "tile");
         })
         .Case<ir::InsertTileOp>([&](ir::InsertTileOp i) {
           auto srcType = cast<RankedTensorType>(i.getSrc().getType());
-          std::string smem = useShared("int(sizeof(" + scalarType(srcType.getElementType()) + ")) * " + type(srcType) + "::kElements");
+          std::string smem = useShared(tileBytesExpression(srcType));
           std::string offsets;
           for (int64_t o : i.getOffsets()) offsets += (offsets.empty() ? "" : ", ") + std::to_string(o);
           define(op, "tle::insert_tile<" + offsets + ">(" + expr(i.getSrc()) + ", " + expr(i.getTile()) + ", " + smem + ")", "inserted");
@@ -778,7 +791,7 @@ class KernelPrinter {
       StringRef where = cast<StringAttr>(space).getValue();
       if (!where.empty() && where != "shared") throw Unsupported{"a raw-call block argument in '" + where.str() + "' space"};
       offsets.push_back(total);
-      total += (tensor.getNumElements() * std::max<int64_t>(1, tensor.getElementType().getIntOrFloatBitWidth() / 8) + 15) / 16 * 16;
+      total += alignedTileBytes(tensor);
     }
     std::string base;
     if (total > 0) {

@@ -43,27 +43,31 @@ TLE_CONSTEXPR bool chunked_along() {
   return ok;
 }
 
-// Stores src into a swizzled [rows x Cols] buffer whose rows run along dimension RowDim of
-// the tile (1 - RowDim runs along a row): the tile itself, or its transpose for RowDim 1.
+// Where register R of Src goes in a swizzled [rows x Cols] buffer whose rows run along
+// dimension RowDim of the tile (1 - RowDim runs along a row).
+template <class Src, int RowDim, int Cols, int R>
+TLE_DEVICE int swizzled_index() {
+  constexpr int ColDim = 1 - RowDim;
+  const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(R, RowDim));
+  const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(R, ColDim));
+  return Swizzle16<Cols>::offset(row, col);
+}
+
+// Stores src into such a buffer: the tile itself, or its transpose for RowDim 1.
 template <class Src, int RowDim, int Cols>
 TLE_DEVICE void store_swizzled(const Src &src, uint16_t *smem) {
   using T = typename Src::value_type;
   static_assert(sizeof(T) == 2, "16-bit elements");
-  constexpr int ColDim = 1 - RowDim;
-  if constexpr (chunked_along<Src, ColDim>()) {
+  if constexpr (chunked_along<Src, 1 - RowDim>()) {
     static_for<Src::kRegs / 8>([&](auto g) {
       constexpr int r = decltype(g)::value * 8;
-      const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(r, RowDim));
-      const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(r, ColDim));
       uint4 chunk;
       memcpy(&chunk, &src.v[r], 16);
-      *reinterpret_cast<uint4 *>(&smem[Swizzle16<Cols>::offset(row, col)]) = chunk;
+      *reinterpret_cast<uint4 *>(&smem[swizzled_index<Src, RowDim, Cols, r>()]) = chunk;
     });
   } else {
     static_for<Src::kRegs>([&](auto r) {
-      const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, RowDim));
-      const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(decltype(r)::value, ColDim));
-      memcpy(&smem[Swizzle16<Cols>::offset(row, col)], &src.v[decltype(r)::value], 2);
+      memcpy(&smem[swizzled_index<Src, RowDim, Cols, decltype(r)::value>()], &src.v[decltype(r)::value], 2);
     });
   }
 }
@@ -82,13 +86,19 @@ TLE_CONSTEXPR bool n_major_b() {
   return Op == 1 && chunked_along<Src, 0>() && !chunked_along<Src, 1>();
 }
 
+// How operand Op arriving as Src sits in shared memory: rows along kRowDim, kCols wide.
+template <int Op, class Src>
+struct operand_staging {
+  static constexpr int kRowDim = n_major_b<Op, Src>() ? 1 : 0;
+  static constexpr int kCols = Src::linear.shape[1 - kRowDim];
+};
+
 // A 16-bit mma operand goes in two steps with a barrier between: every thread stores its
 // part of the tile (stage), then reads its fragments with ldmatrix (fetch).
 template <class T, int Op, int WM, int WN, int R, int C, class Src>
 TLE_DEVICE void stage_mma16_operand(const Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &, const Src &src, unsigned char *scratch) {
-  uint16_t *smem = reinterpret_cast<uint16_t *>(scratch);
-  if constexpr (n_major_b<Op, Src>()) store_swizzled<Src, 1, R>(src, smem);
-  else store_swizzled<Src, 0, C>(src, smem);
+  using Staging = operand_staging<Op, Src>;
+  store_swizzled<Src, Staging::kRowDim, Staging::kCols>(src, reinterpret_cast<uint16_t *>(scratch));
 }
 
 template <class Src, class T, int Op, int WM, int WN, int R, int C>
@@ -252,17 +262,13 @@ constexpr int kAsyncSlots = 3;
 template <class Dst, class P, class M>
 TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *slot) {
   using Src = retile_t<pointee_t<typename P::value_type>, P>;
-  constexpr int Op = Dst::layout_type::kOpIdx;
-  constexpr int RowDim = n_major_b<Op, Src>() ? 1 : 0, ColDim = 1 - RowDim;
-  constexpr int Cols = Src::linear.shape[ColDim];
-  static_assert(chunked_along<Src, ColDim>(), "tlec bug: an asynchronous operand copy needs 16-byte chunks");
+  using Staging = operand_staging<Dst::layout_type::kOpIdx, Src>;
+  static_assert(chunked_along<Src, 1 - Staging::kRowDim>(), "tlec bug: an asynchronous operand copy needs 16-byte chunks");
   uint16_t *smem = reinterpret_cast<uint16_t *>(slot);
   static_for<Src::kRegs / 8>([&](auto g) {
     constexpr int r = decltype(g)::value * 8;
-    const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(r, RowDim));
-    const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(r, ColDim));
     const bool valid = mask == nullptr || mask->v[r];
-    __pipeline_memcpy_async(&smem[Swizzle16<Cols>::offset(row, col)], ptrs.v[r], 16, valid ? 0 : 16);
+    __pipeline_memcpy_async(&smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, r>()], ptrs.v[r], 16, valid ? 0 : 16);
   });
   __pipeline_commit();
 }

@@ -39,10 +39,7 @@ TLE_DEVICE Dst join(const Src &a, const Src &b, unsigned char *scratch) {
 template <class Dst, class Src>
 TLE_DEVICE pair<Dst, Dst> split(const Src &src, unsigned char *scratch) {
   static_assert(Src::kElements == 2 * Dst::kElements, "split halves the elements");
-  using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  store_row_major(src, buffer);
-  __syncthreads();
+  auto *buffer = share_row_major(src, scratch);
   pair<Dst, Dst> halves;
   static_for<Dst::kRegs>([&](auto r) {
     const int index = linear_index<Dst, decltype(r)::value>();
@@ -58,10 +55,7 @@ TLE_DEVICE pair<Dst, Dst> split(const Src &src, unsigned char *scratch) {
 template <class Dst, int Axis, class Src, class Index>
 TLE_DEVICE Dst gather(const Src &src, const Index &index, unsigned char *scratch) {
   static_assert(Index::kRegs == Dst::kRegs && Index::rank == Dst::rank, "the indices are laid out like the result");
-  using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  store_row_major(src, buffer);
-  __syncthreads();
+  auto *buffer = share_row_major(src, scratch);
   Dst t;
   static_for<Dst::kRegs>([&](auto r) {
     constexpr int R = decltype(r)::value;
@@ -75,10 +69,7 @@ TLE_DEVICE Dst gather(const Src &src, const Index &index, unsigned char *scratch
 template <class Dst, int... Offsets, class Src>
 TLE_DEVICE Dst extract_tile(const Src &src, unsigned char *scratch) {
   static_assert(sizeof...(Offsets) == Src::rank && Src::rank == Dst::rank, "one offset per dimension");
-  using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  store_row_major(src, buffer);
-  __syncthreads();
+  auto *buffer = share_row_major(src, scratch);
   constexpr int offsets[] = {Offsets...};
   Dst t;
   static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[position_in<Dst, decltype(r)::value, Src>(offsets)]; });
@@ -90,10 +81,7 @@ TLE_DEVICE Dst extract_tile(const Src &src, unsigned char *scratch) {
 template <int... Offsets, class Src, class Part>
 TLE_DEVICE Src insert_tile(const Src &src, const Part &tile, unsigned char *scratch) {
   static_assert(sizeof...(Offsets) == Src::rank && Src::rank == Part::rank, "one offset per dimension");
-  using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  store_row_major(src, buffer);
-  __syncthreads();
+  auto *buffer = share_row_major(src, scratch);
   constexpr int offsets[] = {Offsets...};
   static_for<Part::kRegs>([&](auto r) { buffer[position_in<Part, decltype(r)::value, Src>(offsets)] = tile.v[decltype(r)::value]; });
   __syncthreads();

@@ -81,10 +81,7 @@ TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
 // Inclusive scan: element i combines elements 0..i along Axis (i..end when Reverse).
 template <class Dst, int Axis, bool Reverse, class Src, class F>
 TLE_DEVICE Dst scan(const Src &src, F combine, unsigned char *scratch) {
-  using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  store_row_major(src, buffer);
-  __syncthreads();
+  auto *buffer = share_row_major(src, scratch);
   scan_in_shared<Axis, Reverse, Src>(buffer, combine);
   const Dst t = load_row_major<Dst>(buffer);
   __syncthreads();
@@ -97,9 +94,7 @@ template <class Dst, class Total, int Axis, bool Reverse, class Src>
 TLE_DEVICE pair<Dst, Total> exclusive_cumsum(const Src &src, unsigned char *scratch) {
   using T = typename Src::value_type;
   using Plan = scan_plan<Axis, Src>;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  store_row_major(src, buffer);
-  __syncthreads();
+  auto *buffer = share_row_major(src, scratch);
   scan_in_shared<Axis, Reverse, Src>(buffer, [](T a, T b) { return add(a, b); });
   Dst t;
   static_for<Dst::kRegs>([&](auto r) {

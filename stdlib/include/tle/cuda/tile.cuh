@@ -207,6 +207,14 @@ template <class Src>
 TLE_DEVICE void store_row_major(const Src &src, typename Src::value_type *buffer, int scale = 1, int offset = 0) {
   static_for<Src::kRegs>([&](auto r) { buffer[linear_index<Src, decltype(r)::value>() * scale + offset] = src.v[decltype(r)::value]; });
 }
+// store_row_major into `scratch`, then a barrier: every thread can read any element.
+template <class Src>
+TLE_DEVICE typename Src::value_type *share_row_major(const Src &src, unsigned char *scratch) {
+  auto *buffer = reinterpret_cast<typename Src::value_type *>(scratch);
+  store_row_major(src, buffer);
+  __syncthreads();
+  return buffer;
+}
 template <class Dst>
 TLE_DEVICE Dst load_row_major(const typename Dst::value_type *buffer) {
   Dst t;
@@ -220,10 +228,7 @@ TLE_DEVICE Dst load_row_major(const typename Dst::value_type *buffer) {
 template <class Dst, class Src>
 TLE_DEVICE Dst through_shared(const Src &src, unsigned char *scratch) {
   static_assert(Src::kElements == Dst::kElements, "the same number of elements on both sides");
-  using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
-  store_row_major(src, buffer);
-  __syncthreads();
+  auto *buffer = share_row_major(src, scratch);
   const Dst t = load_row_major<Dst>(buffer);
   __syncthreads();
   return t;
