@@ -142,6 +142,14 @@ LogicalResult StoreOp::verify() {
   return verifyCacheAttrs(*this, getCache(), getEviction());
 }
 
+// Is `t` a tensor of `shape` and `element` in any layout (layout assignment may give results
+// and operands different ones), or, for an empty shape, the scalar `element`?
+static bool hasShapeAndElement(Type t, ArrayRef<int64_t> shape, Type element) {
+  if (shape.empty()) return t == element;
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor && tensor.getShape() == shape && tensor.getElementType() == element;
+}
+
 static int64_t numElements(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
@@ -336,17 +344,12 @@ LogicalResult ExclusiveCumsumOp::verify() {
   auto src = getSrc().getType();
   int64_t axis = getAxis();
   if (axis < 0 || axis >= src.getRank()) return emitOpError("axis ") << axis << " out of range";
-  // Layouts (after assignment) may differ; shapes and element types may not.
-  auto exclusive = cast<RankedTensorType>(getExclusive().getType());
-  if (exclusive.getShape() != src.getShape() || exclusive.getElementType() != src.getElementType())
+  if (!hasShapeAndElement(getExclusive().getType(), src.getShape(), src.getElementType()))
     return emitOpError("the exclusive sums must have the operand type");
   SmallVector<int64_t> shape(src.getShape());
   shape.erase(shape.begin() + axis);
   Type total = shape.empty() ? src.getElementType() : Type(RankedTensorType::get(shape, src.getElementType()));
-  auto totalTensor = dyn_cast<RankedTensorType>(getTotal().getType());
-  bool totalOk = getTotal().getType() == total ||
-                 (totalTensor && !shape.empty() && totalTensor.getShape() == ArrayRef<int64_t>(shape) && totalTensor.getElementType() == src.getElementType());
-  if (!totalOk) return emitOpError("the total must have type ") << total;
+  if (!hasShapeAndElement(getTotal().getType(), shape, src.getElementType())) return emitOpError("the total must have type ") << total;
   return success();
 }
 
@@ -397,7 +400,7 @@ LogicalResult CopyOp::verify() {
 
 LogicalResult LocalLoadOp::verify() {
   RankedTensorType block = getBuffer().getType().getBlockType();
-  if (getType().getShape() != block.getShape() || getType().getElementType() != block.getElementType())  // any layout
+  if (!hasShapeAndElement(getType(), block.getShape(), block.getElementType()))
     return emitOpError("result must have the buffer's shape and element type");
   return success();
 }
@@ -435,7 +438,7 @@ LogicalResult DsaElementwiseOp::verify() {
 
 LogicalResult ToTensorOp::verify() {
   RankedTensorType block = getBuffer().getType().getBlockType();
-  if (getType().getShape() != block.getShape() || getType().getElementType() != block.getElementType())  // any layout
+  if (!hasShapeAndElement(getType(), block.getShape(), block.getElementType()))
     return emitOpError("result must have the buffer's shape and element type");
   return success();
 }
@@ -482,8 +485,7 @@ LogicalResult JoinOp::verify() {
   if (getRhs().getType() != lhs) return emitOpError("operands must have one type");
   SmallVector<int64_t> shape(lhs.getShape());
   shape.push_back(2);
-  // Layouts (after assignment) may differ; shape and element type may not.
-  if (getType().getShape() != ArrayRef<int64_t>(shape) || getType().getElementType() != lhs.getElementType())
+  if (!hasShapeAndElement(getType(), shape, lhs.getElementType()))
     return emitOpError("result must be the operand type with a minor dimension of 2");
   return success();
 }
@@ -494,11 +496,8 @@ LogicalResult SplitOp::verify() {
     return emitOpError("the operand's minor dimension must have size 2");
   ArrayRef<int64_t> shape = src.getShape().drop_back();
   Type half = shape.empty() ? src.getElementType() : Type(RankedTensorType::get(shape, src.getElementType()));
-  auto sameIgnoringLayout = [&](Type t) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    return t == half || (tensor && !shape.empty() && tensor.getShape() == shape && tensor.getElementType() == src.getElementType());
-  };
-  if (!sameIgnoringLayout(getLhs().getType()) || !sameIgnoringLayout(getRhs().getType()))
+  if (!hasShapeAndElement(getLhs().getType(), shape, src.getElementType()) ||
+      !hasShapeAndElement(getRhs().getType(), shape, src.getElementType()))
     return emitOpError("results must have type ") << half;
   return success();
 }
@@ -512,7 +511,7 @@ LogicalResult GatherOp::verify() {
   for (int64_t d = 0; d < src.getRank(); ++d)
     if (d != axis && src.getDimSize(d) != idx.getDimSize(d))
       return emitOpError("indices dimension ") << d << " must equal the source's";
-  if (getType().getShape() != idx.getShape() || getType().getElementType() != src.getElementType())
+  if (!hasShapeAndElement(getType(), idx.getShape(), src.getElementType()))
     return emitOpError("result must have the indices' shape and the source's element type");
   return success();
 }

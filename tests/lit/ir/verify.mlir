@@ -224,3 +224,38 @@ func.func @pipe_capacity() {
   %p = tle.pipe_create(%b) {capacity = 2 : i32, fieldNames = ["a"], readers = [], scope = "cta"} : !tle.buffer<tensor<4x16xf32>, "smem">
   return
 }
+
+// -----
+
+// Shapes and element types must match; layouts may differ (layout assignment gives a
+// result its own), so these verify.
+func.func @layouts_may_differ(%x: tensor<16xf32>, %s: tensor<4x8xf32>, %i: tensor<2x8xi32>) {
+  %j = tle.join %x, %x : tensor<16xf32> -> tensor<16x2xf32, #tle.blocked<spt = [1, 2], tpw = [16, 2], wpc = [1, 1], order = [1, 0]>>
+  %g = tle.gather %s[%i] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x8xi32> -> tensor<2x8xf32, #tle.blocked<spt = [1, 1], tpw = [4, 8], wpc = [1, 1], order = [1, 0]>>
+  return
+}
+
+// -----
+
+func.func @gather_element(%s: tensor<4x8xf32>, %i: tensor<2x8xi32>) {
+  // expected-error @+1 {{result must have the indices' shape and the source's element type}}
+  %g = tle.gather %s[%i] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x8xi32> -> tensor<2x8xf16>
+  return
+}
+
+// -----
+
+func.func @cumsum_total(%x: tensor<4x8xi32>) {
+  // expected-error @+1 {{the total must have type 'tensor<4xi32>'}}
+  %e, %t = tle.exclusive_cumsum %x {axis = 1 : i32, reverse = false} : tensor<4x8xi32> -> tensor<4x8xi32>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @local_load_element() {
+  %b = tle.alloc : <tensor<16xf32>, "smem">
+  // expected-error @+1 {{result must have the buffer's shape and element type}}
+  %v = tle.local_load %b : <tensor<16xf32>, "smem"> -> tensor<16xf16>
+  return
+}
