@@ -64,6 +64,13 @@ bool feedsDot(Operation *load) {
 
 bool isMovable(Operation *op) { return op->getNumRegions() == 0 && isMemoryEffectFree(op); }
 
+// Ops of one block, in the order they stand there.
+SmallVector<Operation *> inBlockOrder(const llvm::SetVector<Operation *> &ops) {
+  SmallVector<Operation *> ordered(ops.begin(), ops.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
 // The ops of `body` that `root`'s operands are computed from, in block order; fails when one
 // of them has side effects or regions.
 LogicalResult addressSlice(Operation *root, Block *body, llvm::SetVector<Operation *> &slice) {
@@ -75,8 +82,7 @@ LogicalResult addressSlice(Operation *root, Block *body, llvm::SetVector<Operati
     slice.insert(def);
     work.append(def->getOperands().begin(), def->getOperands().end());
   }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  SmallVector<Operation *> ordered = inBlockOrder(slice);
   slice = llvm::SetVector<Operation *>(ordered.begin(), ordered.end());
   return success();
 }
@@ -161,9 +167,7 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
       hoist.insert(def);
       work.append(def->getOperands().begin(), def->getOperands().end());
     }
-    SmallVector<Operation *> hoistOrdered(hoist.begin(), hoist.end());
-    llvm::sort(hoistOrdered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-    for (Operation *op : hoistOrdered) op->moveBefore(insertionPoint);
+    for (Operation *op : inBlockOrder(hoist)) op->moveBefore(insertionPoint);
 
     // Prologue: iteration lb's tiles, before the loop.
     OpBuilder b(loop);
@@ -200,9 +204,8 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
     for (Operation *load : loads) load->erase();
     llvm::SetVector<Operation *> addressOps;
     for (auto &slice : slices) addressOps.insert(slice.begin(), slice.end());
-    SmallVector<Operation *> dead(addressOps.begin(), addressOps.end());
-    llvm::sort(dead, [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
-    for (Operation *op : dead)
+    SmallVector<Operation *> dead = inBlockOrder(addressOps);
+    for (Operation *op : llvm::reverse(dead))  // users before their operands
       if (op->use_empty()) op->erase();
   }
 
@@ -211,19 +214,13 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
   static Value clonePredicated(OpBuilder &b, Operation *load, const llvm::SetVector<Operation *> &slice, IRMapping &map,
                                Value valid) {
     for (Operation *op : slice) b.clone(*op, map);
-    auto copy = cast<ir::LoadOp>(b.clone(*load, map));
-    auto ptrType = cast<RankedTensorType>(copy.getPtr().getType());
+    auto original = cast<ir::LoadOp>(load);
+    auto ptrType = cast<RankedTensorType>(original.getPtr().getType());
     auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(), ptrType.getEncoding());
-    Value validTile = b.create<ir::SplatOp>(load->getLoc(), maskType, valid);
-    if (Value mask = copy.getMask()) {
-      Value both = b.create<arith::AndIOp>(load->getLoc(), mask, validTile);
-      copy.getMaskMutable().assign(both);
-      both.getDefiningOp()->moveBefore(copy);
-      validTile.getDefiningOp()->moveBefore(both.getDefiningOp());
-    } else {
-      copy.getMaskMutable().assign(validTile);
-      validTile.getDefiningOp()->moveBefore(copy);
-    }
+    Value mask = b.create<ir::SplatOp>(load->getLoc(), maskType, valid);
+    if (Value own = original.getMask()) mask = b.create<arith::AndIOp>(load->getLoc(), map.lookupOrDefault(own), mask);
+    auto copy = cast<ir::LoadOp>(b.clone(*load, map));
+    copy.getMaskMutable().assign(mask);
     return copy.getResult();
   }
 };
