@@ -418,7 +418,7 @@ class KernelPrinter {
     if (info.inPrologue && prologueBarriers_.insert(operand.loop).second)
       line() << "tle::barrier();  // the operand slots are free (an earlier run of the loop may still read them)\n";
     std::string slot = info.inPrologue ? "0" : "(" + slotVars_.lookup(operand.loop) + " == 2 ? 0 : " + slotVars_.lookup(operand.loop) + " + 1)";
-    line() << "tle::copy_async_operand<" << type(operand.convert.getType()) << ">(" << expr(l.getPtr())
+    line() << "tle::copy_async_operand<" << type(operand.convert.getType()) << (l.getMask() ? masking(l) : "") << ">(" << expr(l.getPtr())
            << (l.getMask() ? ", " + expr(l.getMask()) : "") << ", " << operand.region << " + " << slot << " * " << operand.slotBytes
            << ");\n";
   }
@@ -570,13 +570,13 @@ class KernelPrinter {
           if (l.getMask()) args += ", " + expr(l.getMask());
           if (l.getOther()) args += ", " + expr(l.getOther());
           std::string cache = l.getIsVolatile() ? "cv" : l.getCache() ? l.getCache()->str().substr(1) : "normal";
-          define(op, "tle::load<" + std::to_string(vectorWidth(op)) + ", tle::Cache::" + cache + ">(" + args + ")", "loaded");
+          define(op, "tle::load<" + std::to_string(vectorWidth(op)) + ", tle::Cache::" + cache + masking(op) + ">(" + args + ")", "loaded");
         })
         .Case<ir::StoreOp>([&](ir::StoreOp s) {
           std::string args = expr(s.getPtr()) + ", " + expr(s.getValue());
           if (s.getMask()) args += ", " + expr(s.getMask());
           std::string cache = s.getCache() ? s.getCache()->str().substr(1) : "normal";
-          line() << "tle::store<" << vectorWidth(op) << ", tle::Cache::" << cache << ">(" << args << ");\n";
+          line() << "tle::store<" << vectorWidth(op) << ", tle::Cache::" << cache << masking(op) << ">(" << args << ");\n";
         })
         .Case<ir::AtomicRMWOp>([&](ir::AtomicRMWOp a) { atomic(op, a.getKind().str(), a.getSem().str(), a.getScope().str()); })
         .Case<ir::AtomicCASOp>([&](ir::AtomicCASOp a) { atomic(op, "cas", a.getSem().str(), a.getScope().str()); })
@@ -699,6 +699,10 @@ class KernelPrinter {
   int vectorWidth(Operation *op) {
     auto v = op->getAttrOfType<IntegerAttr>("tle.vec");
     return v ? static_cast<int>(v.getInt()) : 1;
+  }
+  // The extra template argument of an access whose mask may differ inside a vector.
+  static std::string masking(Operation *op) {
+    return op->hasAttr("tle.mask_per_element") ? ", tle::Masking::element" : "";
   }
 
   void atomic(Operation *op, const std::string &kind, const std::string &sem, const std::string &scope) {

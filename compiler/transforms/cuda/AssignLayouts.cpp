@@ -407,12 +407,18 @@ class LayoutSolver {
         unsigned bytes = elementBytes(type);
         int64_t v = std::min<int64_t>({perThread, type.getShape()[fast], info.contiguity[fast],
                                        std::max<int64_t>(1, info.divisibility[fast] / bytes), std::max(1u, 16 / bytes)});
-        Value mask = isa<ir::LoadOp>(op) ? cast<ir::LoadOp>(op).getMask() : cast<ir::StoreOp>(op).getMask();
-        if (mask) v = std::min<int64_t>(v, axis_.lookup(mask).constancy[fast]);
-        if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getOther())
-          v = std::min<int64_t>(v, axis_.lookup(load.getOther()).constancy[fast]);
         while (v > 1 && (v & (v - 1))) --v;
+        // A mask (or `other`) not provably uniform over a vector does not shorten it: the
+        // access checks each vector's mask at run time and falls back to elements only where
+        // it is mixed (the tail of an odd size), instead of going element by element
+        // everywhere.
+        int64_t uniform = v;
+        Value mask = isa<ir::LoadOp>(op) ? cast<ir::LoadOp>(op).getMask() : cast<ir::StoreOp>(op).getMask();
+        if (mask) uniform = std::min<int64_t>(uniform, axis_.lookup(mask).constancy[fast]);
+        if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getOther())
+          uniform = std::min<int64_t>(uniform, axis_.lookup(load.getOther()).constancy[fast]);
         vec = std::max<int64_t>(1, v);
+        if (uniform < v) op->setAttr("tle.mask_per_element", UnitAttr::get(f_.getContext()));
       }
       op->setAttr("tle.vec", IntegerAttr::get(IntegerType::get(f_.getContext(), 32), vec));
     }

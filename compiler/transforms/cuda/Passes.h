@@ -22,7 +22,8 @@ std::unique_ptr<mlir::Pass> createPrefetchLoadsPass();
 std::unique_ptr<mlir::Pass> createCloneIndexingPass();
 
 // Sets a layout encoding on every tensor type and inserts tle.convert_layout where two
-// uses disagree; records each load/store's vector width as `tle.vec`.
+// uses disagree; records each load/store's vector width as `tle.vec`, and marks
+// `tle.mask_per_element` the ones whose mask may differ inside a vector.
 std::unique_ptr<mlir::Pass> createAssignLayoutsPass();
 
 void registerCudaPasses();

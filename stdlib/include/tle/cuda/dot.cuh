@@ -258,8 +258,11 @@ TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned 
 
 constexpr int kAsyncSlots = 3;
 
-// One operand's copy into `slot`; masked-off chunks are zero-filled.
-template <class Dst, class P, class M>
+// One operand's copy into `slot`; masked-off chunks are zero-filled. With a mask that may
+// differ inside a chunk (Masking::element), a mixed chunk is read element by element with
+// ordinary loads and stored to the slot directly: the barrier before the slot is read makes
+// those stores visible as well.
+template <class Dst, Masking Mk, class P, class M>
 TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *slot) {
   using Src = retile_t<pointee_t<typename P::value_type>, P>;
   using Staging = operand_staging<Dst::layout_type::kOpIdx, Src>;
@@ -267,18 +270,28 @@ TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned c
   uint16_t *smem = reinterpret_cast<uint16_t *>(slot);
   static_for<Src::kRegs / 8>([&](auto g) {
     constexpr int r = decltype(g)::value * 8;
-    const bool valid = mask == nullptr || mask->v[r];
-    __pipeline_memcpy_async(&smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, r>()], ptrs.v[r], 16, valid ? 0 : 16);
+    uint16_t *chunk = &smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, r>()];
+    if constexpr (Mk == Masking::element) {
+      if (mask != nullptr && !all_set<8>(*mask, r)) {
+        TLE_UNROLL for (int i = 0; i < 8; ++i)
+          chunk[i] = mask->v[r + i] ? *reinterpret_cast<const uint16_t *>(ptrs.v[r + i]) : uint16_t(0);
+        return;
+      }
+      __pipeline_memcpy_async(chunk, ptrs.v[r], 16);
+    } else {
+      const bool valid = mask == nullptr || mask->v[r];
+      __pipeline_memcpy_async(chunk, ptrs.v[r], 16, valid ? 0 : 16);
+    }
   });
   __pipeline_commit();
 }
-template <class Dst, class P, class M>
+template <class Dst, Masking Mk = Masking::vector, class P, class M>
 TLE_DEVICE void copy_async_operand(const P &ptrs, const M &mask, unsigned char *slot) {
-  copy_async_operand_impl<Dst>(ptrs, &mask, slot);
+  copy_async_operand_impl<Dst, Mk>(ptrs, &mask, slot);
 }
 template <class Dst, class P>
 TLE_DEVICE void copy_async_operand(const P &ptrs, unsigned char *slot) {
-  copy_async_operand_impl<Dst>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), slot);
+  copy_async_operand_impl<Dst, Masking::vector>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), slot);
 }
 
 // This iteration's operand (or both operands of a dot, with one wait) from their slots.

@@ -61,8 +61,37 @@ TLE_CONSTEXPR bool consecutive_registers() {
   return ok;
 }
 
+// How a masked vector access reads its mask: `vector` when the compiler proved the mask
+// uniform over each vector (the first element's bit stands for all), `element` when it may
+// differ inside one (an odd size): all set, one vector access; mixed, element by element.
+enum class Masking { vector, element };
+
+template <int Vec, class MaskTile>
+TLE_DEVICE bool all_set(const MaskTile &mask, int first) {
+  bool all = true;
+  TLE_UNROLL for (int i = 0; i < Vec; ++i) all = all && mask.v[first + i];
+  return all;
+}
+
+// One element through its raw bits (not every element type has the cache-hint overloads).
+template <Cache C, class T>
+TLE_DEVICE T load_element(const T *p) {
+  using R = typename raw_storage<sizeof(T)>::type;
+  const R raw = load_raw<C>(reinterpret_cast<const R *>(p));
+  T out;
+  memcpy(&out, &raw, sizeof(T));
+  return out;
+}
+template <Cache C, class T>
+TLE_DEVICE void store_element(T *p, const T &value) {
+  using R = typename raw_storage<sizeof(T)>::type;
+  R raw;
+  memcpy(&raw, &value, sizeof(T));
+  store_raw<C>(reinterpret_cast<R *>(p), raw);
+}
+
 // tl.load(ptrs, mask, other). Masked-off elements take `other`.
-template <int Vec, Cache C = Cache::normal, class P, class L, int... S>
+template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE Tile<pointee_t<P>, L, S...> load(const Tile<P, L, S...> &ptrs, const Tile<bool, L, S...> *mask,
                                             const Tile<pointee_t<P>, L, S...> *other) {
   using T = pointee_t<P>;
@@ -71,7 +100,13 @@ TLE_DEVICE Tile<pointee_t<P>, L, S...> load(const Tile<P, L, S...> &ptrs, const 
   using R = typename raw_storage<sizeof(T) * Vec>::type;
   Out out;
   TLE_UNROLL for (int g = 0; g < Out::kRegs; g += Vec) {
-    if (mask && !mask->v[g]) {
+    if constexpr (M == Masking::element && Vec > 1) {
+      if (mask && !all_set<Vec>(*mask, g)) {
+        TLE_UNROLL for (int i = 0; i < Vec; ++i)
+          out.v[g + i] = mask->v[g + i] ? load_element<C>(ptrs.v[g + i]) : other ? other->v[g + i] : T();
+        continue;
+      }
+    } else if (mask && !mask->v[g]) {
       TLE_UNROLL for (int i = 0; i < Vec; ++i) out.v[g + i] = other ? other->v[g + i] : T();
       continue;
     }
@@ -80,19 +115,19 @@ TLE_DEVICE Tile<pointee_t<P>, L, S...> load(const Tile<P, L, S...> &ptrs, const 
   }
   return out;
 }
-template <int Vec, Cache C = Cache::normal, class P, class L, int... S>
+template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE Tile<pointee_t<P>, L, S...> load(const Tile<P, L, S...> &ptrs) {
-  return load<Vec, C>(ptrs, static_cast<const Tile<bool, L, S...> *>(nullptr),
-                      static_cast<const Tile<pointee_t<P>, L, S...> *>(nullptr));
+  return load<Vec, C, M>(ptrs, static_cast<const Tile<bool, L, S...> *>(nullptr),
+                         static_cast<const Tile<pointee_t<P>, L, S...> *>(nullptr));
 }
-template <int Vec, Cache C = Cache::normal, class P, class L, int... S>
+template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE Tile<pointee_t<P>, L, S...> load(const Tile<P, L, S...> &ptrs, const Tile<bool, L, S...> &mask) {
-  return load<Vec, C>(ptrs, &mask, static_cast<const Tile<pointee_t<P>, L, S...> *>(nullptr));
+  return load<Vec, C, M>(ptrs, &mask, static_cast<const Tile<pointee_t<P>, L, S...> *>(nullptr));
 }
-template <int Vec, Cache C = Cache::normal, class P, class L, int... S>
+template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE Tile<pointee_t<P>, L, S...> load(const Tile<P, L, S...> &ptrs, const Tile<bool, L, S...> &mask,
                                             const Tile<pointee_t<P>, L, S...> &other) {
-  return load<Vec, C>(ptrs, &mask, &other);
+  return load<Vec, C, M>(ptrs, &mask, &other);
 }
 
 // Scalar loads: every thread reads the same address.
@@ -106,7 +141,7 @@ TLE_DEVICE pointee_t<P> load(P ptr, bool mask, pointee_t<P> other = pointee_t<P>
 }
 
 // tl.store(ptrs, value, mask). Of the threads holding copies of an element, one writes it.
-template <int Vec, Cache C = Cache::normal, class P, class L, int... S>
+template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE void store(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &value,
                       const Tile<bool, L, S...> *mask = nullptr) {
   using T = pointee_t<P>;
@@ -115,16 +150,24 @@ TLE_DEVICE void store(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, 
   using R = typename raw_storage<sizeof(T) * Vec>::type;
   if (!is_owner<V>()) return;
   TLE_UNROLL for (int g = 0; g < V::kRegs; g += Vec) {
-    if (mask && !mask->v[g]) continue;
+    if constexpr (M == Masking::element && Vec > 1) {
+      if (mask && !all_set<Vec>(*mask, g)) {
+        TLE_UNROLL for (int i = 0; i < Vec; ++i)
+          if (mask->v[g + i]) store_element<C>(ptrs.v[g + i], value.v[g + i]);
+        continue;
+      }
+    } else if (mask && !mask->v[g]) {
+      continue;
+    }
     R raw;
     memcpy(&raw, &value.v[g], sizeof(R));
     store_raw<C>(reinterpret_cast<R *>(ptrs.v[g]), raw);
   }
 }
-template <int Vec, Cache C = Cache::normal, class P, class L, int... S>
+template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE void store(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &value,
                       const Tile<bool, L, S...> &mask) {
-  store<Vec, C>(ptrs, value, &mask);
+  store<Vec, C, M>(ptrs, value, &mask);
 }
 template <int Vec, Cache C = Cache::normal, class P>
 TLE_DEVICE void store(P ptr, pointee_t<P> value, bool mask = true) {
