@@ -214,18 +214,22 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
     parser.add_argument("--compile-times", action="store_true")
+    parser.add_argument("--only", default="", help="comma-separated groups: vector_add,softmax,layer_norm,matmul,attention")
     args = parser.parse_args()
+    groups = set(args.only.split(",")) if args.only else None
     import triton
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
     if args.compile_times:
         compile_times()
     k = tlec_kernels.load(args.build)
     print(f"\n{'kernel':36s} {'tlec us':>9s} {'triton us':>9s} {'torch us':>9s} {'ratio':>8s} {'GB/s':>8s}")
-    bench_vector_add(k, load_tutorial("01_vector_add.tle"))
-    bench_softmax(k, load_tutorial("02_fused_softmax.tle"))
-    bench_layer_norm(k, load_tutorial("05_layer_norm.tle"))
-    bench_matmul(k, load_tutorial("03_matmul.tle"))
-    bench_attention(k, load_tutorial("06_fused_attention_nodesc.tle"))
+    for group, run, source in (("vector_add", bench_vector_add, "01_vector_add.tle"),
+                               ("softmax", bench_softmax, "02_fused_softmax.tle"),
+                               ("layer_norm", bench_layer_norm, "05_layer_norm.tle"),
+                               ("matmul", bench_matmul, "03_matmul.tle"),
+                               ("attention", bench_attention, "06_fused_attention_nodesc.tle")):
+        if groups is None or group in groups:
+            run(k, load_tutorial(source))
 
 
 if __name__ == "__main__":

@@ -133,7 +133,7 @@ class KernelPrinter {
       code << "  int tle_stage = 0;\n";
     }
     if (!asyncOperands_.empty()) {
-      code << "  // Operands copied asynchronously: three slots per operand, after the staging.\n";
+      code << "  // Operands copied asynchronously: a ring of slots per operand, after the staging.\n";
       code << "  unsigned char* const tle_async = tle_smem + " << bufferBytes_ << " + " << asyncOffset << ";\n";
     }
     code << body_.str() << "}\n";
@@ -309,23 +309,31 @@ class KernelPrinter {
 
   // ---- dot operands copied asynchronously ----
   //
-  // A loop-carried operand that PrefetchLoads made (a tile loaded before the loop and again,
-  // one iteration ahead, in the body, used only by a dot operand conversion) skips
-  // registers: the loads become cp.async copies into three rotating slots of shared memory,
-  // and the conversion waits for them and reads with ldmatrix (dot.cuh). What qualifies:
-  // 16-bit elements in 16-byte accesses (`tle.vec` 8), zero or no `other`, mma-sized tiles,
-  // and, in the loop, every next-iteration copy issued before the first such conversion (a
-  // conversion waits for all but that many most recent copies).
+  // A loop-carried operand that PrefetchLoads made (tiles loaded before the loop and again,
+  // `depth` iterations ahead, in the body, passed along the carried values and used only by
+  // a dot operand conversion) skips registers: the loads become cp.async copies into a ring
+  // of depth + 1 slots of shared memory. Each iteration first waits for its own copies and
+  // meets the others at a barrier (after which no thread still reads the previous
+  // iteration's slot), then copies into that slot the tiles `depth` iterations ahead, and
+  // its conversions read their slot with ldmatrix (dot.cuh). What qualifies: 16-bit
+  // elements in 16-byte accesses (`tle.vec` 8), zero or no `other`, mma-sized tiles, and,
+  // in the loop, every copy issued before the first such conversion.
   struct AsyncOperand {
     scf::ForOp loop;
     ir::ConvertLayoutOp convert;
-    std::string region;     // its three slots (a name once printed)
+    std::string region;     // its slots (a name once printed)
     std::string slotBytes;  // one slot (a name once printed)
     bool named = false;
   };
   struct AsyncLoad {
     size_t operand;
-    bool inPrologue;
+    int prologueSlot;  // -1: the copy in the body
+  };
+  struct AsyncChain {
+    scf::ForOp loop;
+    SmallVector<ir::LoadOp> prologue;  // iterations 0 .. depth-1, in order
+    ir::LoadOp next;                   // iteration i + depth, in the body
+    SmallVector<Value> carried;        // the loop's values that pass the tiles along
   };
 
   static bool isZeroOrAbsent(Value other) {
@@ -340,20 +348,40 @@ class KernelPrinter {
   }
 
   // The loads (before the loop, in the body) behind a dot operand conversion's source, if
-  // it is an async candidate.
-  std::optional<std::pair<ir::LoadOp, ir::LoadOp>> asyncLoadsFor(ir::ConvertLayoutOp convert, scf::ForOp &loop) {
+  // it is an async candidate: the source is a carried value whose initial value is a load
+  // and whose yielded value is the next carried value of the chain, the last one yielding
+  // the body's load.
+  std::optional<AsyncChain> asyncLoadsFor(ir::ConvertLayoutOp convert) {
     auto layout = dyn_cast<ir::DotOperandLayoutAttr>(convert.getType().getEncoding());
-    auto arg = dyn_cast<BlockArgument>(convert.getSrc());
     if (!layout || !convert->hasOneUse() || !isa<ir::DotOp>(*convert->getUsers().begin())) return std::nullopt;
+    auto arg = dyn_cast<BlockArgument>(convert.getSrc());
     if (!arg || arg.getArgNumber() == 0 || !arg.hasOneUse()) return std::nullopt;
     auto owner = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!owner || arg.getOwner() != convert->getBlock()) return std::nullopt;
-    unsigned idx = arg.getArgNumber() - 1;
-    auto first = owner.getInitArgs()[idx].getDefiningOp<ir::LoadOp>();
-    auto next = owner.getBody()->getTerminator()->getOperand(idx).getDefiningOp<ir::LoadOp>();
-    if (!first || !next || !first->hasOneUse() || !next->hasOneUse() || !owner.getResult(idx).use_empty()) return std::nullopt;
-    if (next->getBlock() != owner.getBody() || first->getBlock() != owner->getBlock()) return std::nullopt;
-    for (ir::LoadOp l : {first, next}) {
+    AsyncChain chain{owner, {}, {}, {}};
+    Operation *yield = owner.getBody()->getTerminator();
+    while (true) {
+      unsigned idx = arg.getArgNumber() - 1;
+      auto first = owner.getInitArgs()[idx].getDefiningOp<ir::LoadOp>();
+      if (!first || !first->hasOneUse() || first->getBlock() != owner->getBlock() || !owner.getResult(idx).use_empty())
+        return std::nullopt;
+      chain.prologue.push_back(first);
+      chain.carried.push_back(arg);
+      Value yielded = yield->getOperand(idx);
+      if (auto next = yielded.getDefiningOp<ir::LoadOp>()) {
+        if (!next->hasOneUse() || next->getBlock() != owner.getBody()) return std::nullopt;
+        chain.next = next;
+        break;
+      }
+      auto nextArg = dyn_cast<BlockArgument>(yielded);
+      if (!nextArg || nextArg.getOwner() != owner.getBody() || nextArg.getArgNumber() == 0 || !nextArg.hasOneUse() ||
+          chain.prologue.size() > 8)
+        return std::nullopt;
+      arg = nextArg;
+    }
+    SmallVector<ir::LoadOp> loads(chain.prologue);
+    loads.push_back(chain.next);
+    for (ir::LoadOp l : loads) {
       auto t = cast<RankedTensorType>(l.getType());
       if (!t.getElementType().isIntOrFloat() || t.getElementType().getIntOrFloatBitWidth() != 16) return std::nullopt;
       if (vectorWidth(l) != 8 || l.getIsVolatile() || !isZeroOrAbsent(l.getOther())) return std::nullopt;
@@ -363,50 +391,48 @@ class KernelPrinter {
     ArrayRef<int64_t> shape = convert.getType().getShape();
     if (!mma || layout.getBits() != 16 || shape[0] % 16 || shape[1] % 16) return std::nullopt;
     if (layout.getOpIdx() == 0 ? shape[0] % (16 * mma.getWarpsM()) : shape[1] % (8 * mma.getWarpsN())) return std::nullopt;
-    loop = owner;
-    return std::make_pair(first, next);
+    return chain;
   }
 
   void planAsyncOperands() {
-    struct Candidate {
-      scf::ForOp loop;
-      ir::ConvertLayoutOp convert;
-      ir::LoadOp first, next;
-    };
-    std::vector<Candidate> candidates;
+    std::vector<std::pair<ir::ConvertLayoutOp, AsyncChain>> candidates;
     f_.walk([&](ir::ConvertLayoutOp c) {
-      scf::ForOp loop;
-      if (auto loads = asyncLoadsFor(c, loop)) candidates.push_back({loop, c, loads->first, loads->second});
+      if (auto chain = asyncLoadsFor(c)) candidates.emplace_back(c, *chain);
     });
-    // Per loop: every next-iteration copy before every wait.
+    // Per loop: one depth, and every copy in the body before every conversion.
     llvm::DenseSet<Operation *> rejected;
-    for (Candidate &a : candidates)
-      for (Candidate &b : candidates)
-        if (a.loop == b.loop && !a.next->isBeforeInBlock(b.convert)) rejected.insert(a.loop);
+    for (auto &[ca, a] : candidates)
+      for (auto &[cb, b] : candidates)
+        if (a.loop == b.loop && (!a.next->isBeforeInBlock(cb) || a.prologue.size() != b.prologue.size()))
+          rejected.insert(a.loop);
     std::string offset = "0";
-    for (Candidate &c : candidates) {
-      if (rejected.count(c.loop)) continue;
-      auto src = cast<RankedTensorType>(c.convert.getSrc().getType());
+    for (auto &[convert, chain] : candidates) {
+      if (rejected.count(chain.loop)) continue;
+      const int depth = static_cast<int>(chain.prologue.size());
+      auto src = cast<RankedTensorType>(convert.getSrc().getType());
       std::string bytes = "tle::round_up16(" + tileBytesExpression(src) + ")";
-      AsyncOperand operand{c.loop, c.convert, "(tle_async + " + offset + ")", bytes};
-      offset = (offset == "0" ? "" : offset + " + ") + "tle::kAsyncSlots * " + bytes;
+      AsyncOperand operand{chain.loop, convert, "(tle_async + " + offset + ")", bytes};
+      offset = (offset == "0" ? "" : offset + " + ") + std::to_string(depth + 1) + " * " + bytes;
       size_t index = asyncOperands_.size();
       asyncOperands_.push_back(operand);
-      asyncOperandOf_[c.convert] = index;
-      asyncLoads_[c.first] = {index, true};
-      asyncLoads_[c.next] = {index, false};
-      asyncCarried_.insert(c.convert.getSrc());
-      ++asyncPerLoop_[c.loop];
+      asyncOperandOf_[convert] = index;
+      for (auto [slot, load] : llvm::enumerate(chain.prologue)) asyncLoads_[load] = {index, static_cast<int>(slot)};
+      asyncLoads_[chain.next] = {index, -1};
+      for (Value v : chain.carried) asyncCarried_.insert(v);
+      ++asyncPerLoop_[chain.loop];
+      asyncDepth_[chain.loop] = depth;
     }
     asyncBytes_ = offset;
     if (!asyncOperands_.empty()) usesShared_ = true;
   }
 
-  // The copy of an async operand load into its slot: slot 0 before the loop, the next slot
-  // in the body.
+  // The copy of an async operand load into its slot: slots 0 .. depth-1 before the loop;
+  // in the body, the slot the previous iteration read, after this iteration's wait.
   void printAsyncCopy(ir::LoadOp l, const AsyncLoad &info) {
     AsyncOperand &operand = asyncOperands_[info.operand];
-    if (info.inPrologue && !operand.named) {
+    const bool inPrologue = info.prologueSlot >= 0;
+    const int depth = asyncDepth_.lookup(operand.loop);
+    if (inPrologue && !operand.named) {
       // Name the operand's slots once, before the loop.
       std::string slots = claim("operand_slots"), bytes = claim("operand_slot_bytes");
       line() << "unsigned char* const " << slots << " = " << operand.region << ";\n";
@@ -415,25 +441,44 @@ class KernelPrinter {
       operand.slotBytes = bytes;
       operand.named = true;
     }
-    if (info.inPrologue && prologueBarriers_.insert(operand.loop).second)
+    if (inPrologue && prologueBarriers_.insert(operand.loop).second)
       line() << "tle::barrier();  // the operand slots are free (an earlier run of the loop may still read them)\n";
-    std::string slot = info.inPrologue ? "0" : "(" + slotVars_.lookup(operand.loop) + " == 2 ? 0 : " + slotVars_.lookup(operand.loop) + " + 1)";
+    std::string slot = std::to_string(info.prologueSlot);
+    if (!inPrologue) {
+      const std::string &current = slotVars_.lookup(operand.loop);
+      if (waitedLoops_.insert(operand.loop).second) {
+        // This iteration's tiles were requested `depth` iterations ago; the copies of the
+        // iterations in between may stay in flight.
+        const int pending = (depth - 1) * asyncPerLoop_.lookup(operand.loop);
+        line() << "tle::wait_async_operands<" << pending << ">();  // this iteration's tiles have landed, and every thread has read the last iteration's\n";
+      }
+      slot = "(" + current + " == 0 ? " + std::to_string(depth) + " : " + current + " - 1)";
+    }
     line() << "tle::copy_async_operand<" << type(operand.convert.getType()) << (l.getMask() ? masking(l) : "") << ">(" << expr(l.getPtr())
            << (l.getMask() ? ", " + expr(l.getMask()) : "") << ", " << operand.region << " + " << slot << " * " << operand.slotBytes
            << ");\n";
   }
 
-  // This iteration's slot of an async operand, and the number of copies its loop issues per
-  // iteration (those a wait may leave in flight).
+  // This iteration's slot of an async operand.
   std::string asyncSlot(const AsyncOperand &o) { return o.region + " + " + slotVars_.lookup(o.loop) + " * " + o.slotBytes; }
-  std::string asyncPending(const AsyncOperand &o) { return std::to_string(asyncPerLoop_.lookup(o.loop)); }
+
+  // An async operand conversion whose dot reads the slot itself, k step by k step (fewer
+  // live registers than fetching the whole operand first): B always; A when B is one too.
+  bool readByDot(ir::ConvertLayoutOp c) {
+    if (!asyncOperandOf_.count(c)) return false;
+    auto dot = cast<ir::DotOp>(*c->getUsers().begin());
+    if (dot.getB() == c.getResult()) return true;
+    auto b = dot.getB().getDefiningOp<ir::ConvertLayoutOp>();
+    return b && asyncOperandOf_.count(b);
+  }
+  std::string slotOf(ir::ConvertLayoutOp c) { return asyncSlot(asyncOperands_[asyncOperandOf_.lookup(c)]); }
 
   // A lone dot operand conversion: from its async slot, else through the staging.
   void printDotOperand(ir::ConvertLayoutOp c) {
     std::string dst = type(c.getType()), src = type(c.getSrc().getType());
     if (auto it = asyncOperandOf_.find(c); it != asyncOperandOf_.end()) {
       const AsyncOperand &o = asyncOperands_[it->second];
-      define(c, "tle::fetch_async_operand<" + asyncPending(o) + ", " + dst + ", " + src + ">(" + asyncSlot(o) + ")", "fragment");
+      define(c, "tle::fetch_async_operand<" + dst + ", " + src + ">(" + asyncSlot(o) + ")", "fragment");
       return;
     }
     std::string smem = useShared("tle::dot_operand_scratch_bytes<" + dst + ", " + src + ">()");
@@ -513,22 +558,14 @@ class KernelPrinter {
           define(op, "tle::expand_dims<" + type(e.getType()) + ", " + std::to_string(e.getAxis()) + ">(" + expr(e.getSrc()) + ")", "expanded");
         })
         .Case<ir::ConvertLayoutOp>([&](ir::ConvertLayoutOp c) {
+          if (readByDot(c)) return;  // the dot reads its slot
           if (ir::ConvertLayoutOp b = fusableOperandPair(c)) {
             std::string da = type(c.getType()), sa = type(c.getSrc().getType());
             std::string db = type(b.getType()), sb = type(b.getSrc().getType());
-            auto asyncA = asyncOperandOf_.find(c), asyncB = asyncOperandOf_.find(b);
             printedWithPrevious_.insert(b);
-            if (asyncA != asyncOperandOf_.end() && asyncB != asyncOperandOf_.end()) {  // one wait for both
-              const AsyncOperand &oa = asyncOperands_[asyncA->second], &ob = asyncOperands_[asyncB->second];
-              std::string both = claim("fragments");
-              line() << "const auto " << both << " = tle::fetch_async_operands<" << asyncPending(oa) << ", " << da << ", " << db << ", "
-                     << sa << ", " << sb << ">(" << asyncSlot(oa) << ", " << asyncSlot(ob) << ");\n";
-              bindPair(both, c.getResult(), "fragment", b.getResult(), "fragment");
-              return;
-            }
-            if (asyncA != asyncOperandOf_.end() || asyncB != asyncOperandOf_.end()) {  // each its own way
+            if (asyncOperandOf_.count(c) || asyncOperandOf_.count(b)) {  // each its own way
               printDotOperand(c);
-              printDotOperand(b);
+              if (!readByDot(b)) printDotOperand(b);
               return;
             }
             std::string smem = useShared("tle::dot_operands_scratch_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
@@ -584,6 +621,16 @@ class KernelPrinter {
           if (!isa<ir::DotOperandLayoutAttr>(d.getA().getType().getEncoding()))
             throw Unsupported{"tl.dot outside the 2-D tensor-core path"};
           std::string precision = d.getInputPrecision().str();
+          auto a = d.getA().getDefiningOp<ir::ConvertLayoutOp>(), b = d.getB().getDefiningOp<ir::ConvertLayoutOp>();
+          if (b && readByDot(b)) {
+            std::string db = type(b.getType()), sb = type(b.getSrc().getType());
+            if (a && readByDot(a))
+              define(op, "tle::dot_from_slots<" + type(a.getType()) + ", " + db + ", " + type(a.getSrc().getType()) + ", " + sb + ">(" +
+                             slotOf(a) + ", " + slotOf(b) + ", " + expr(d.getC()) + ")", "acc");
+            else
+              define(op, "tle::dot_from_slot_b<" + db + ", " + sb + ">(" + expr(d.getA()) + ", " + slotOf(b) + ", " + expr(d.getC()) + ")", "acc");
+            return;
+          }
           define(op, "tle::dot<tle::Precision::" + precision + ">(" + expr(d.getA()) + ", " + expr(d.getB()) + ", " + expr(d.getC()) + ")", "acc");
         })
         .Case<ir::BarrierOp>([&](ir::BarrierOp) { line() << "tle::barrier();\n"; })
@@ -962,7 +1009,7 @@ class KernelPrinter {
     std::string slot;
     if (asyncPerLoop_.count(f)) {
       slot = claim("slot");
-      line() << "int " << slot << " = 0;  // the operand slot of this iteration (of 3)\n";
+      line() << "int " << slot << " = 0;  // the operand slot of this iteration (of " << asyncDepth_.lookup(f) + 1 << ")\n";
       slotVars_[f] = slot;
     }
     std::string iv = claim("i");
@@ -974,7 +1021,8 @@ class KernelPrinter {
     ++indent_;
     block(*f.getBody());
     assignCarried(vars, f.getBody()->getTerminator()->getOperands());
-    if (!slot.empty()) line() << slot << " = " << slot << " == 2 ? 0 : " << slot << " + 1;\n";
+    if (!slot.empty())
+      line() << slot << " = " << slot << " == " << asyncDepth_.lookup(f) << " ? 0 : " << slot << " + 1;\n";
     --indent_;
     line() << "}\n";
     // The last iteration's (masked) copies may still be in flight: let them land before the
@@ -1094,6 +1142,8 @@ class KernelPrinter {
   llvm::DenseSet<Value> asyncCarried_;
   llvm::DenseMap<Operation *, int> asyncPerLoop_;
   llvm::DenseSet<Operation *> prologueBarriers_;
+  llvm::DenseSet<Operation *> waitedLoops_;        // loops whose in-body wait is printed
+  llvm::DenseMap<Operation *, int> asyncDepth_;    // loop -> how many iterations ahead it copies
   llvm::DenseMap<Operation *, std::string> slotVars_;
   std::string asyncBytes_ = "0";
   int64_t bufferBytes_ = 0;

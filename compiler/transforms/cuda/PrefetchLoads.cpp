@@ -18,6 +18,8 @@
 // CUDA printer).
 #include "transforms/cuda/Passes.h"
 
+#include "transforms/cuda/AxisInfo.h"
+
 #include "ir/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,6 +40,8 @@ namespace {
 // More than this many bytes of prefetched tile per thread costs more in spills than the
 // overlap gains (the accumulator and the operands already live in registers).
 constexpr int64_t kMaxBytesPerThread = 128;
+// Tiles in shared memory are requested at most this many iterations ahead.
+constexpr int64_t kMaxDepth = 3;
 
 int64_t intAttrOr(Operation *op, StringRef name, int64_t fallback) {
   if (auto attr = op->getAttrOfType<IntegerAttr>(name)) return attr.getInt();
@@ -87,6 +91,17 @@ LogicalResult addressSlice(Operation *root, Block *body, llvm::SetVector<Operati
   return success();
 }
 
+// Will the CUDA printer copy this load into shared memory with cp.async? 16-bit elements in
+// 16-byte pieces (8 consecutive elements, 16-byte aligned) along some dimension.
+bool copiesAsync(ir::LoadOp load, const AxisAnalysis &axis) {
+  auto type = cast<RankedTensorType>(load.getType());
+  if (!type.getElementType().isIntOrFloat() || type.getElementType().getIntOrFloatBitWidth() != 16) return false;
+  AxisInfo info = axis.lookup(load.getPtr());
+  for (size_t d = 0; d < info.contiguity.size(); ++d)
+    if (info.contiguity[d] >= 8 && info.divisibility[d] >= 16 && type.getShape()[d] % 8 == 0) return true;
+  return false;
+}
+
 int64_t bytesPerThread(Operation *load, int64_t numWarps) {
   auto type = dyn_cast<RankedTensorType>(load->getResult(0).getType());
   if (!type || !type.getElementType().isIntOrFloat()) return 0;
@@ -105,11 +120,14 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
     const int64_t numWarps = intAttrOr(func, "tle.num_warps", 4);
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });  // inner loops first
-    for (scf::ForOp loop : loops)
-      if (intAttrOr(loop, "tle.num_stages", defaultStages) >= 2) pipeline(loop, numWarps);
+    const AxisAnalysis axis(func);  // of the pointers as written (it only grows stale for the new ones)
+    for (scf::ForOp loop : loops) {
+      int64_t stages = intAttrOr(loop, "tle.num_stages", defaultStages);
+      if (stages >= 2) pipeline(loop, stages, numWarps, axis);
+    }
   }
 
-  void pipeline(scf::ForOp loop, int64_t numWarps) {
+  void pipeline(scf::ForOp loop, int64_t stages, int64_t numWarps, const AxisAnalysis &axis) {
     auto step = loop.getStep().getDefiningOp<arith::ConstantOp>();
     if (!step || !isa<IntegerAttr>(step.getValue()) || cast<IntegerAttr>(step.getValue()).getInt() <= 0) return;
     Block *body = loop.getBody();
@@ -127,77 +145,124 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
 
     SmallVector<Operation *> loads;
     int64_t bytes = 0;
+    bool allShared = true;  // every load is expected to go by cp.async
     for (Operation &op : body->without_terminator()) {
       if (!isa<ir::LoadOp>(op) || !isa<RankedTensorType>(op.getResult(0).getType()) || !feedsDot(&op)) continue;
       auto load = cast<ir::LoadOp>(op);
       if (load.getIsVolatile()) continue;
-      // 16-bit tiles usually reach the dot by cp.async (the printer's choice, once 16-byte
-      // access is known) and then take no registers: only the others count.
-      auto element = cast<RankedTensorType>(op.getResult(0).getType()).getElementType();
-      int64_t b = element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 16 ? 0 : bytesPerThread(&op, numWarps);
+      // 16-bit tiles in 16-byte pieces usually reach the dot by cp.async (the printer's
+      // choice) and then take no registers: only the others count.
+      bool shared = copiesAsync(load, axis);
+      int64_t b = shared ? 0 : bytesPerThread(&op, numWarps);
       if (bytes + b > kMaxBytesPerThread) continue;
       bytes += b;
+      allShared = allShared && shared;
       loads.push_back(&op);
     }
     if (loads.empty()) return;
+    // Tiles in shared memory can be requested stages - 1 iterations ahead; tiles in
+    // registers one iteration ahead (each further one would hold another tile).
+    const int64_t depth = allShared ? std::clamp<int64_t>(stages - 1, 1, kMaxDepth) : 1;
     Operation *insertionPoint = loads.front();
 
     // Each load's address computation, and the yielded values it will read in place of the
     // carried ones.
     SmallVector<llvm::SetVector<Operation *>> slices(loads.size());
-    llvm::SetVector<Value> yieldedNeeded;
-    for (auto [load, slice] : llvm::zip(loads, slices)) {
+    for (auto [load, slice] : llvm::zip(loads, slices))
       if (failed(addressSlice(load, body, slice))) return;
-      auto noteLeaf = [&](Value v) {
+    // The carried values the addresses depend on, directly or through the updates that
+    // the loop yields for them (a pointer advanced each iteration), and those updates.
+    llvm::SetVector<unsigned> state;  // iter_arg numbers
+    auto noteLeaves = [&](Operation *op) {
+      for (Value v : op->getOperands())
         if (auto arg = dyn_cast<BlockArgument>(v); arg && arg.getOwner() == body && arg.getArgNumber() > 0)
-          yieldedNeeded.insert(yield.getOperand(arg.getArgNumber() - 1));
-      };
-      for (Operation *op : slice)
-        for (Value v : op->getOperands()) noteLeaf(v);
-      for (Value v : load->getOperands()) noteLeaf(v);
-    }
-    // Yielded values computed after the insertion point must move above it; only pure ops
-    // that do not depend on the loads themselves can.
-    llvm::SetVector<Operation *> hoist;
-    SmallVector<Value> work(yieldedNeeded.begin(), yieldedNeeded.end());
-    while (!work.empty()) {
-      Operation *def = work.pop_back_val().getDefiningOp();
-      if (!def || def->getBlock() != body || def->isBeforeInBlock(insertionPoint) || hoist.contains(def)) continue;
-      if (def == insertionPoint || llvm::is_contained(loads, def) || !isMovable(def)) return;
-      hoist.insert(def);
-      work.append(def->getOperands().begin(), def->getOperands().end());
-    }
-    for (Operation *op : inBlockOrder(hoist)) op->moveBefore(insertionPoint);
-
-    // Prologue: iteration lb's tiles, before the loop.
-    OpBuilder b(loop);
-    Location loc = loop.getLoc();
-    Value firstValid = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, loop.getLowerBound(), loop.getUpperBound());
-    SmallVector<Value> prologue;
+          state.insert(arg.getArgNumber() - 1);
+    };
     for (auto [load, slice] : llvm::zip(loads, slices)) {
-      IRMapping map;
-      map.map(loop.getInductionVar(), loop.getLowerBound());
-      for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs())) map.map(arg, init);
-      prologue.push_back(clonePredicated(b, load, slice, map, firstValid));
+      noteLeaves(load);
+      for (Operation *op : slice) noteLeaves(op);
     }
+    llvm::SetVector<Operation *> update;  // computes the yielded values of `state`
+    for (size_t i = 0; i < state.size(); ++i) {  // grows while iterating
+      Operation *def = yield.getOperand(state[i]).getDefiningOp();
+      if (!def || def->getBlock() != body) continue;
+      llvm::SetVector<Operation *> ops;
+      if (failed(addressSlice(def, body, ops))) return;
+      ops.insert(def);
+      for (Operation *op : ops) {
+        // At depth 1 the updates already above the loads stay where they are, unexamined.
+        bool after = insertionPoint->isBeforeInBlock(op) || op == insertionPoint;
+        if (depth == 1 && !after) continue;
+        if (llvm::is_contained(loads, op) || !isMovable(op)) return;
+        if (update.insert(op) && depth > 1) noteLeaves(op);
+      }
+    }
+    // The updates computed after the insertion point must move above it; only pure ops
+    // that do not depend on the loads themselves can.
+    for (Operation *op : inBlockOrder(update))
+      if (insertionPoint->isBeforeInBlock(op)) op->moveBefore(insertionPoint);
+    SmallVector<Operation *> updateOps = inBlockOrder(update);
+
+    Location loc = loop.getLoc();
+    // The carried state one iteration later: the updates cloned over `state` at `iv`.
+    auto advance = [&](OpBuilder &b, IRMapping current, Value iv) {
+      current.map(loop.getInductionVar(), iv);
+      for (Operation *op : updateOps) b.clone(*op, current);
+      IRMapping next;
+      for (unsigned i : state) next.map(loop.getRegionIterArgs()[i], current.lookupOrDefault(yield.getOperand(i)));
+      return next;
+    };
+    auto ivPlus = [&](OpBuilder &b, Value iv, int64_t iterations) -> Value {
+      if (iterations == 0) return iv;
+      if (iterations == 1) return b.create<arith::AddIOp>(loc, iv, loop.getStep());
+      auto stepValue = cast<IntegerAttr>(step.getValue());
+      Value offset = b.create<arith::ConstantOp>(loc, IntegerAttr::get(stepValue.getType(), stepValue.getInt() * iterations));
+      return b.create<arith::AddIOp>(loc, iv, offset);
+    };
+
+    // Prologue: the tiles of iterations lb .. lb + (depth - 1) step, before the loop.
+    OpBuilder b(loop);
+    IRMapping state0;
+    for (unsigned i : state) state0.map(loop.getRegionIterArgs()[i], loop.getInitArgs()[i]);
+    SmallVector<SmallVector<Value>> prologueByDepth;
+    for (int64_t d = 0; d < depth; ++d) {
+      Value iv = ivPlus(b, loop.getLowerBound(), d);
+      Value valid = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
+      SmallVector<Value> tiles;
+      for (auto [load, slice] : llvm::zip(loads, slices)) {
+        IRMapping map = state0;
+        map.map(loop.getInductionVar(), iv);
+        tiles.push_back(clonePredicated(b, load, slice, map, valid));
+      }
+      prologueByDepth.push_back(tiles);
+      if (d + 1 < depth) state0 = advance(b, state0, iv);
+    }
+    // Carried per load: its tiles of iterations i, i+1, ..., i+depth-1.
+    SmallVector<Value> prologue;
+    for (size_t l = 0; l < loads.size(); ++l)
+      for (int64_t d = 0; d < depth; ++d) prologue.push_back(prologueByDepth[d][l]);
 
     IRRewriter rewriter(loop.getContext());
     auto newLoop = loop.replaceWithAdditionalYields(
         rewriter, prologue, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> carried) {
-          // The next iteration's tiles, requested before this iteration's dot.
+          // Iteration i+depth's tiles, requested before this iteration's dot.
           yb.setInsertionPoint(insertionPoint);
-          Value next = yb.create<arith::AddIOp>(loc, loop.getInductionVar(), loop.getStep());
+          IRMapping ahead;  // the state of iteration i+1: what the loop yields
+          for (unsigned i : state) ahead.map(loop.getRegionIterArgs()[i], yield.getOperand(i));
+          for (int64_t d = 1; d < depth; ++d) ahead = advance(yb, ahead, ivPlus(yb, loop.getInductionVar(), d));
+          Value next = ivPlus(yb, loop.getInductionVar(), depth);
           Value nextValid = yb.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, next, loop.getUpperBound());
-          SmallVector<Value> prefetched;
-          for (auto [load, slice] : llvm::zip(loads, slices)) {
-            IRMapping map;
+          SmallVector<Value> yielded;
+          for (auto [l, load, slice] : llvm::enumerate(loads, slices)) {
+            IRMapping map = ahead;
             map.map(loop.getInductionVar(), next);
-            for (auto [arg, yielded] : llvm::zip(loop.getRegionIterArgs(), yield.getOperands())) map.map(arg, yielded);
-            prefetched.push_back(clonePredicated(yb, load, slice, map, nextValid));
+            Value tile = clonePredicated(yb, load, slice, map, nextValid);
+            for (int64_t d = 1; d < depth; ++d) yielded.push_back(carried[l * depth + d]);
+            yielded.push_back(tile);
+            load->getResult(0).replaceAllUsesWith(carried[l * depth]);
           }
-          for (auto [load, arg] : llvm::zip(loads, carried)) load->getResult(0).replaceAllUsesWith(arg);
-          return prefetched;
+          return yielded;
         });
     if (failed(newLoop)) return;
     // The in-loop loads and whatever only computed their addresses are gone.

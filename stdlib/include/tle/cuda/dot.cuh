@@ -101,56 +101,70 @@ TLE_DEVICE void stage_mma16_operand(const Tile<T, DotOperand<Op, Mma<WM, WN>, 16
   store_swizzled<Src, Staging::kRowDim, Staging::kCols>(src, reinterpret_cast<uint16_t *>(scratch));
 }
 
+// ldmatrix from a swizzled operand buffer: the fragment registers of one k16 step.
+TLE_DEVICE void ldmatrix_x4(uint32_t *r, const uint16_t *p, bool trans) {
+  if (trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smem_address(p)));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smem_address(p)));
+}
+TLE_DEVICE void ldmatrix_x2(uint32_t *r, const uint16_t *p, bool trans) {
+  if (trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(smem_address(p)));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(smem_address(p)));
+}
+
+// Operand Op of a dot on Mma<WM, WN>, as Src left it in shared memory (operand_staging), R x C.
+template <int Op, class Src, int WM, int WN, int R, int C>
+struct SharedMma16Operand {
+  static constexpr bool kNMajorB = n_major_b<Op, Src>();
+  static constexpr int kTiles = Op == 0 ? R / (16 * WM) : C / (8 * WN);  // instruction tiles along M or N
+  static constexpr int kSteps = Op == 0 ? C / 16 : R / 16;                  // k16 steps
+  const uint16_t *smem;
+
+  // A (M x K): tile mi of step ki, a0..a7 in order, by one ldmatrix.x4.
+  TLE_DEVICE void fragment_a(uint32_t *r, int mi, int ki) const {
+    const int lane = lane_id(), matrix = lane >> 3;
+    const int warpM = (warp_id() / WN) % WM;
+    const int row = 16 * warpM + 16 * WM * mi + (matrix & 1) * 8 + (lane & 7);
+    const int col = 16 * ki + (matrix >> 1) * 8;
+    ldmatrix_x4(r, &smem[Swizzle16<C>::offset(row, col)], false);
+  }
+  // B: tiles ni .. ni + Count - 1 (Count 1 or 2) of step ki, b0..b3 each. Stored K x N
+  // (K-major: ldmatrix .trans) or N x K (N-major: without).
+  template <int Count>
+  TLE_DEVICE void fragments_b(uint32_t *r, int ni, int ki) const {
+    const int lane = lane_id(), matrix = lane >> 3;
+    const int warpN = warp_id() % WN;
+    const int tile = ni + (Count == 2 ? matrix >> 1 : 0);
+    const uint16_t *p;
+    if constexpr (kNMajorB)
+      p = &smem[Swizzle16<R>::offset(8 * warpN + 8 * WN * tile + (lane & 7), 16 * ki + (matrix & 1) * 8)];
+    else
+      p = &smem[Swizzle16<C>::offset(16 * ki + (matrix & 1) * 8 + (lane & 7), 8 * warpN + 8 * WN * tile)];
+    if constexpr (Count == 2) ldmatrix_x4(r, p, !kNMajorB);
+    else ldmatrix_x2(r, p, !kNMajorB);
+  }
+};
+
 template <class Src, class T, int Op, int WM, int WN, int R, int C>
 TLE_DEVICE void fetch_mma16_operand(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const unsigned char *scratch) {
-  const uint16_t *smem = reinterpret_cast<const uint16_t *>(scratch);
-  constexpr bool nMajorB = n_major_b<Op, Src>();
-  const int lane = lane_id();
-  const int warp = warp_id();
-  const int warpN = warp % WN, warpM = (warp / WN) % WM;
-  if constexpr (Op == 0) {
-    // A (M x K): per 16x16 instruction tile, one ldmatrix.x4 gives a0..a7 in order.
-    constexpr int numM = R / (16 * WM), numK = C / 16;
-    TLE_UNROLL for (int mi = 0; mi < numM; ++mi) {
-      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
-        const int matrix = lane >> 3;
-        const int row = 16 * warpM + 16 * WM * mi + (matrix & 1) * 8 + (lane & 7);
-        const int col = 16 * ki + (matrix >> 1) * 8;
-        uint32_t r[4];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                     : "r"(smem_address(&smem[Swizzle16<C>::offset(row, col)])));
-        memcpy(&dst.v[(ki + numK * mi) * 8], r, 16);
-      }
-    }
-  } else if constexpr (nMajorB) {
-    // B stored N x K: per 16x8 instruction tile, ldmatrix.x2 (rows n, columns k) gives b0..b3.
-    constexpr int numN = C / (8 * WN), numK = R / 16;
-    TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
-      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
-        const int matrix = (lane >> 3) & 1;
-        const int row = 8 * warpN + 8 * WN * ni + (lane & 7);
-        const int col = 16 * ki + matrix * 8;
-        uint32_t r[2];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
-                     : "=r"(r[0]), "=r"(r[1])
-                     : "r"(smem_address(&smem[Swizzle16<R>::offset(row, col)])));
-        memcpy(&dst.v[(ki + numK * ni) * 4], r, 8);
-      }
-    }
-  } else {
-    // B (K x N, stored K-major): per 16x8 instruction tile, ldmatrix.x2.trans gives b0..b3.
-    constexpr int numN = C / (8 * WN), numK = R / 16;
-    TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
-      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
-        const int matrix = (lane >> 3) & 1;
-        const int row = 16 * ki + matrix * 8 + (lane & 7);
-        const int col = 8 * warpN + 8 * WN * ni;
-        uint32_t r[2];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
-                     : "=r"(r[0]), "=r"(r[1])
-                     : "r"(smem_address(&smem[Swizzle16<C>::offset(row, col)])));
-        memcpy(&dst.v[(ki + numK * ni) * 4], r, 8);
+  const SharedMma16Operand<Op, Src, WM, WN, R, C> operand{reinterpret_cast<const uint16_t *>(scratch)};
+  constexpr int numTiles = operand.kTiles, numK = operand.kSteps;
+  TLE_UNROLL for (int t = 0; t < numTiles; ++t) {
+    TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
+      uint32_t r[4];
+      if constexpr (Op == 0) {
+        operand.fragment_a(r, t, ki);
+        memcpy(&dst.v[(ki + numK * t) * 8], r, 16);
+      } else {
+        operand.template fragments_b<1>(r, t, ki);
+        memcpy(&dst.v[(ki + numK * t) * 4], r, 8);
       }
     }
   }
@@ -245,18 +259,15 @@ TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned 
   }
 }
 
-// ---- operands copied asynchronously (cp.async), three slots deep ------------------------------
+// ---- operands copied asynchronously (cp.async) ---------------------------------------------
 //
 // In a loop whose dot operands come straight from 16-byte global loads, each thread copies
 // its chunks from global memory to their swizzled place with cp.async (CUDA's pipeline
-// primitives) one iteration ahead, into the next of three slots per operand; a dot waits for
-// its own copies, one barrier, and reads with ldmatrix. Three slots, because the copies for
-// iteration i+1 are issued while other threads may still read iteration i-1's slot. Each
-// copy is one commit group; `Pending` is how many groups the loop issues per iteration, all
-// before its first wait, so waiting for all but the last `Pending` completes this
-// iteration's copies.
-
-constexpr int kAsyncSlots = 3;
+// primitives) `depth` iterations ahead, into a ring of depth + 1 slots per operand. Each
+// copy is one commit group. An iteration starts with wait_async_operands: its own copies
+// have landed (the `Pending` younger groups, of the iterations in between, may not have),
+// and a barrier, after which every thread is done with the previous iteration's slot: the
+// iteration's copies go there, and its dots read their own slot with ldmatrix.
 
 // One operand's copy into `slot`; masked-off chunks are zero-filled. With a mask that may
 // differ inside a chunk (Masking::element), a mixed chunk is read element by element with
@@ -294,25 +305,21 @@ TLE_DEVICE void copy_async_operand(const P &ptrs, unsigned char *slot) {
   copy_async_operand_impl<Dst, Masking::vector>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), slot);
 }
 
-// This iteration's operand (or both operands of a dot, with one wait) from their slots.
-template <int Pending, class D, class S>
-TLE_DEVICE D fetch_async_operand(const unsigned char *slot) {
+// The top of an iteration: its copies have landed and every thread reached this point.
+template <int Pending>
+TLE_DEVICE void wait_async_operands() {
   __pipeline_wait_prior(Pending);
   __syncthreads();
+}
+
+// This iteration's operand from its slot, whole (dots read B operands step by step:
+// dot_from_slots, dot_from_slot_b).
+template <class D, class S>
+TLE_DEVICE D fetch_async_operand(const unsigned char *slot) {
   D out;
   fetch_mma16_operand<S>(out, slot);
   return out;
 }
-template <int Pending, class DA, class DB, class SA, class SB>
-TLE_DEVICE pair<DA, DB> fetch_async_operands(const unsigned char *slotA, const unsigned char *slotB) {
-  __pipeline_wait_prior(Pending);
-  __syncthreads();
-  pair<DA, DB> out;
-  fetch_mma16_operand<SA>(out.first, slotA);
-  fetch_mma16_operand<SB>(out.second, slotB);
-  return out;
-}
-
 // Every copy this thread issued has landed (after a loop of asynchronous operands).
 TLE_DEVICE void wait_async_copies() { __pipeline_wait_prior(0); }
 
@@ -371,6 +378,40 @@ TLE_DEVICE void mma_16832_s8(int32_t *d, const uint32_t *a, const uint32_t *b) {
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// 16-bit operands already in registers (DotOperand layouts), read like SharedMma16Operand.
+template <class TileT>
+struct RegisterMma16Operand {
+  static constexpr int kSteps = TileT::layout_type::kOpIdx == 0 ? TileT::linear.shape[1] / 16 : TileT::linear.shape[0] / 16;
+  const TileT &tile;
+  TLE_DEVICE void fragment_a(uint32_t *r, int mi, int ki) const {
+    const auto *f = &tile.v[(ki + kSteps * mi) * 8];
+    TLE_UNROLL for (int i = 0; i < 4; ++i) r[i] = pack2(f[2 * i], f[2 * i + 1]);
+  }
+  template <int Count>
+  TLE_DEVICE void fragments_b(uint32_t *r, int ni, int ki) const {
+    TLE_UNROLL for (int c = 0; c < Count; ++c) {
+      const auto *f = &tile.v[(ki + kSteps * (ni + c)) * 4];
+      r[2 * c] = pack2(f[0], f[1]);
+      r[2 * c + 1] = pack2(f[2], f[3]);
+    }
+  }
+};
+
+// d += a @ b for 16-bit operands, k16 step by k16 step: each step's fragments (from
+// registers or by ldmatrix) feed numM x numN independent mma instructions, so few fragment
+// registers are live and no instruction waits on the one before it.
+template <class TA, int NumM, int NumN, int NumK, class OA, class OB, class Acc>
+TLE_DEVICE void mma16_steps(const OA &a, const OB &b, Acc &d) {
+  TLE_UNROLL for (int ki = 0; ki < NumK; ++ki) {
+    uint32_t ra[NumM][4], rb[NumN][2];
+    TLE_UNROLL for (int mi = 0; mi < NumM; ++mi) a.fragment_a(ra[mi], mi, ki);
+    TLE_UNROLL for (int ni = 0; ni + 1 < NumN; ni += 2) b.template fragments_b<2>(&rb[ni][0], ni, ki);
+    if constexpr (NumN % 2 == 1) b.template fragments_b<1>(&rb[NumN - 1][0], NumN - 1, ki);
+    TLE_UNROLL for (int mi = 0; mi < NumM; ++mi)
+      TLE_UNROLL for (int ni = 0; ni < NumN; ++ni) mma_16816(&d.v[(ni + NumN * mi) * 4], ra[mi], rb[ni], TA());
+  }
+}
+
 // c + a @ b. A: M x K, B: K x N, C: M x N (fp32, or int32 for int8 inputs).
 template <Precision P, class TA, int WM, int WN, int Bits, class TC, int M, int N, int K>
 TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, WN>, Bits>, M, K> &a,
@@ -381,33 +422,58 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, 
   constexpr int numM = M / (16 * WM), numN = N / (8 * WN), numK = K / kInstrK;
   constexpr int aRegs = 16 * kInstrK / 32, bRegs = 8 * kInstrK / 32;  // elements per lane per instruction
   Tile<TC, Mma<WM, WN>, M, N> d = c;
-  TLE_UNROLL for (int mi = 0; mi < numM; ++mi) {
-    TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
-      TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
-        const TA *fa = &a.v[(ki + numK * mi) * aRegs];
-        const TA *fb = &b.v[(ki + numK * ni) * bRegs];
-        TC *acc = &d.v[(ni + numN * mi) * 4];
-        if constexpr (Bits == 16) {
-          const uint32_t ra[4] = {pack2(fa[0], fa[1]), pack2(fa[2], fa[3]), pack2(fa[4], fa[5]), pack2(fa[6], fa[7])};
-          const uint32_t rb[2] = {pack2(fb[0], fb[1]), pack2(fb[2], fb[3])};
-          mma_16816(acc, ra, rb, TA());
-        } else if constexpr (Bits == 32) {
-          if constexpr (P == Precision::ieee) {
-            fma_1688_f32(acc, fa, fb);
+  if constexpr (Bits == 16) {
+    using A = Tile<TA, DotOperand<0, Mma<WM, WN>, Bits>, M, K>;
+    using B = Tile<TA, DotOperand<1, Mma<WM, WN>, Bits>, K, N>;
+    mma16_steps<TA, numM, numN, numK>(RegisterMma16Operand<A>{a}, RegisterMma16Operand<B>{b}, d);
+  } else {
+    TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {  // k outermost: independent instructions back to back
+      TLE_UNROLL for (int mi = 0; mi < numM; ++mi) {
+        TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
+          const TA *fa = &a.v[(ki + numK * mi) * aRegs];
+          const TA *fb = &b.v[(ki + numK * ni) * bRegs];
+          TC *acc = &d.v[(ni + numN * mi) * 4];
+          if constexpr (Bits == 32) {
+            if constexpr (P == Precision::ieee) {
+              fma_1688_f32(acc, fa, fb);
+            } else {
+              const uint32_t ra[4] = {to_tf32(fa[0]), to_tf32(fa[1]), to_tf32(fa[2]), to_tf32(fa[3])};
+              const uint32_t rb[2] = {to_tf32(fb[0]), to_tf32(fb[1])};
+              mma_1688_tf32(acc, ra, rb);
+            }
           } else {
-            const uint32_t ra[4] = {to_tf32(fa[0]), to_tf32(fa[1]), to_tf32(fa[2]), to_tf32(fa[3])};
-            const uint32_t rb[2] = {to_tf32(fb[0]), to_tf32(fb[1])};
-            mma_1688_tf32(acc, ra, rb);
+            const uint32_t ra[4] = {pack4(fa[0], fa[1], fa[2], fa[3]), pack4(fa[4], fa[5], fa[6], fa[7]),
+                                    pack4(fa[8], fa[9], fa[10], fa[11]), pack4(fa[12], fa[13], fa[14], fa[15])};
+            const uint32_t rb[2] = {pack4(fb[0], fb[1], fb[2], fb[3]), pack4(fb[4], fb[5], fb[6], fb[7])};
+            mma_16832_s8(acc, ra, rb);
           }
-        } else {
-          const uint32_t ra[4] = {pack4(fa[0], fa[1], fa[2], fa[3]), pack4(fa[4], fa[5], fa[6], fa[7]),
-                                  pack4(fa[8], fa[9], fa[10], fa[11]), pack4(fa[12], fa[13], fa[14], fa[15])};
-          const uint32_t rb[2] = {pack4(fb[0], fb[1], fb[2], fb[3]), pack4(fb[4], fb[5], fb[6], fb[7])};
-          mma_16832_s8(acc, ra, rb);
         }
       }
     }
   }
+  return d;
+}
+
+// c + a @ b with operands read from their cp.async slots step by step (SA, SB: the layouts
+// the copies came from), or A already in registers and B from its slot.
+template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
+TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots(const unsigned char *slotA, const unsigned char *slotB,
+                                                     const Tile<TC, Mma<WM, WN>, M, N> &c) {
+  constexpr int K = DA::linear.shape[1];
+  using TA = typename DA::value_type;
+  const SharedMma16Operand<0, SA, WM, WN, M, K> a{reinterpret_cast<const uint16_t *>(slotA)};
+  const SharedMma16Operand<1, SB, WM, WN, K, N> b{reinterpret_cast<const uint16_t *>(slotB)};
+  Tile<TC, Mma<WM, WN>, M, N> d = c;
+  mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(a, b, d);
+  return d;
+}
+template <class DB, class SB, class TA, class TC, int WM, int WN, int M, int N, int K>
+TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K> &a,
+                                                      const unsigned char *slotB, const Tile<TC, Mma<WM, WN>, M, N> &c) {
+  using DA = Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K>;
+  const SharedMma16Operand<1, SB, WM, WN, K, N> b{reinterpret_cast<const uint16_t *>(slotB)};
+  Tile<TC, Mma<WM, WN>, M, N> d = c;
+  mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   return d;
 }
 
