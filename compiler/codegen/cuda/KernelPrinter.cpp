@@ -123,10 +123,13 @@ class KernelPrinter {
     for (const std::string &s : scratch_) scratch = "tle::max_bytes(" + scratch + ", " + s + ")";
     std::string staging = "0";
     for (const std::string &s : staging_) staging = "tle::max_bytes(" + staging + ", " + s + ")";
-    if (usesShared_) code << "  extern __shared__ __align__(16) unsigned char tle_smem[];\n";
+    // The async slots start at a 1024-byte boundary (wgmma's swizzle atoms).
+    if (usesShared_)
+      code << "  extern __shared__ __align__(" << (asyncOperands_.empty() ? 16 : 1024) << ") unsigned char tle_smem[];\n";
     // Offsets after the buffers.
     const std::string stagingOffset = "tle::round_up16(" + scratch + ")";
-    const std::string asyncOffset = stagingOffset + " + tle::round_up16(" + staging + ")";
+    const std::string asyncOffset = "tle::round_up1024(" + (bufferBytes_ > 0 ? std::to_string(bufferBytes_) + " + " : "") +
+                                    stagingOffset + " + tle::round_up16(" + staging + "))";
     if (!staging_.empty()) {
       code << "  // Dot operands are staged in two alternating halves after the scratch.\n";
       code << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes_ << " + " << stagingOffset << ";\n";
@@ -134,14 +137,13 @@ class KernelPrinter {
     }
     if (!asyncOperands_.empty()) {
       code << "  // Operands copied asynchronously: a ring of slots per operand, after the staging.\n";
-      code << "  unsigned char* const tle_async = tle_smem + " << bufferBytes_ << " + " << asyncOffset << ";\n";
+      code << "  unsigned char* const tle_async = tle_smem + " << asyncOffset << ";\n";
     }
     code << body_.str() << "}\n";
     out.code = code.str();
-    std::string bytes = !asyncOperands_.empty() ? asyncOffset + " + " + asyncBytes_
-                        : !staging_.empty()     ? stagingOffset + " + " + staging
-                                                : scratch;
+    std::string bytes = !staging_.empty() ? stagingOffset + " + " + staging : scratch;
     if (bufferBytes_ > 0) bytes = std::to_string(bufferBytes_) + " + " + bytes;
+    if (!asyncOperands_.empty()) bytes = asyncOffset + " + " + asyncBytes_;
     out.sharedBytesExpression = bytes;
     out.usesAtomics = usesAtomics_;
     out.rawFunctions = rawFunctions_;
@@ -410,7 +412,7 @@ class KernelPrinter {
       if (rejected.count(chain.loop)) continue;
       const int depth = static_cast<int>(chain.prologue.size());
       auto src = cast<RankedTensorType>(convert.getSrc().getType());
-      std::string bytes = "tle::round_up16(" + tileBytesExpression(src) + ")";
+      std::string bytes = "tle::round_up1024(" + tileBytesExpression(src) + ")";
       AsyncOperand operand{chain.loop, convert, "(tle_async + " + offset + ")", bytes};
       offset = (offset == "0" ? "" : offset + " + ") + std::to_string(depth + 1) + " * " + bytes;
       size_t index = asyncOperands_.size();

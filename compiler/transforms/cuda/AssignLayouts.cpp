@@ -257,6 +257,20 @@ class LayoutSolver {
     return {};
   }
 
+  // On sm_90a a dot of 16-bit operands with an fp32 accumulator whose rows split evenly
+  // into 64-row warpgroup tiles takes every warp along M: Hopper's wgmma computes 64 x N
+  // per warpgroup, and its accumulator is exactly that Mma layout.
+  bool warpgroupShaped(ir::DotOp dot) const {
+    auto target = f_->getAttrOfType<StringAttr>("tle.target");
+    if (!target || !target.getValue().ends_with("sm_90a") || numWarps_ % 4 != 0) return false;
+    auto a = cast<RankedTensorType>(dot.getA().getType());
+    auto type = cast<RankedTensorType>(dot.getType());
+    if (!a.getElementType().isF16() && !a.getElementType().isBF16()) return false;
+    if (!type.getElementType().isF32()) return false;
+    int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+    return m % (16 * numWarps_) == 0 && (n == 16 || n == 32 || n == 64 || n == 128 || n == 256);
+  }
+
   void anchorDots() {
     // Chained dots put every warp along M, as Triton does: then the first accumulator's
     // registers are already the second dot's A fragments, no shared memory in between.
@@ -271,7 +285,9 @@ class LayoutSolver {
       if (type.getRank() != 2) continue;
       int64_t m = type.getDimSize(0), n = type.getDimSize(1);
       unsigned wm = 1, wn = 1;
-      if (chained.count(dot)) {
+      if (warpgroupShaped(dot)) {
+        wm = numWarps_;  // whole warpgroups along M: the dot can run on wgmma (dot.cuh)
+      } else if (chained.count(dot)) {
         wm = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(numWarps_, m / 16)));
         wn = numWarps_ / wm;
       }

@@ -6,6 +6,7 @@
 #include "tle/cuda/memory.cuh"  // pointee_t
 #include "tle/cuda/reduce.cuh"  // pair
 #include "tle/cuda/tile.cuh"
+#include "tle/cuda/wgmma.cuh"
 
 #include <cuda_pipeline_primitives.h>
 
@@ -17,16 +18,22 @@ enum class Precision { ieee, tf32, tf32x3 };
 //
 // The tile is stored row-major with 16-byte chunks XOR-swizzled by row, so that the eight
 // row addresses one ldmatrix phase reads fall in distinct banks; ldmatrix (.trans for B,
-// which is stored K-major) then hands every lane its fragment registers directly.
+// which is stored K-major) then hands every lane its fragment registers directly. A tile
+// wider than 64 elements is stored as blocks of 64 columns, one after the other: each block
+// (and a tile of exactly 64 columns) is then wgmma's 128-byte-swizzle layout as well.
 
-template <int C>
+template <int C, int Rows>
 struct Swizzle16 {
-  static constexpr int kChunks = C / 8;                              // 16-byte chunks per row
-  static constexpr int kPerPhase = 128 / (C * 2) > 1 ? 128 / (C * 2) : 1;  // rows sharing a 128-byte line
+  static constexpr int kBlockCols = C > 64 ? 64 : C;
+  static_assert(C % kBlockCols == 0, "tiles wider than 64 elements come in whole blocks of 64");
+  static constexpr int kChunks = kBlockCols / 8;                                        // 16-byte chunks per row
+  static constexpr int kPerPhase = 128 / (kBlockCols * 2) > 1 ? 128 / (kBlockCols * 2) : 1;  // rows sharing a 128-byte line
   static constexpr int kMaxPhase = kChunks < 8 ? kChunks : 8;
+  static constexpr int kBlockElements = Rows * kBlockCols;
   TLE_DEVICE static int offset(int row, int col) {
-    const int chunk = (col >> 3) ^ ((row / kPerPhase) % kMaxPhase);
-    return row * C + chunk * 8 + (col & 7);
+    const int block = col / kBlockCols, c = col % kBlockCols;
+    const int chunk = (c >> 3) ^ ((row / kPerPhase) % kMaxPhase);
+    return block * kBlockElements + row * kBlockCols + chunk * 8 + (c & 7);
   }
 };
 
@@ -50,7 +57,7 @@ TLE_DEVICE int swizzled_index() {
   constexpr int ColDim = 1 - RowDim;
   const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(R, RowDim));
   const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(R, ColDim));
-  return Swizzle16<Cols>::offset(row, col);
+  return Swizzle16<Cols, Src::linear.shape[RowDim]>::offset(row, col);
 }
 
 // Stores src into such a buffer: the tile itself, or its transpose for RowDim 1.
@@ -133,7 +140,7 @@ struct SharedMma16Operand {
     const int warpM = (warp_id() / WN) % WM;
     const int row = 16 * warpM + 16 * WM * mi + (matrix & 1) * 8 + (lane & 7);
     const int col = 16 * ki + (matrix >> 1) * 8;
-    ldmatrix_x4(r, &smem[Swizzle16<C>::offset(row, col)], false);
+    ldmatrix_x4(r, &smem[Swizzle16<C, R>::offset(row, col)], false);
   }
   // B: tiles ni .. ni + Count - 1 (Count 1 or 2) of step ki, b0..b3 each. Stored K x N
   // (K-major: ldmatrix .trans) or N x K (N-major: without).
@@ -144,11 +151,27 @@ struct SharedMma16Operand {
     const int tile = ni + (Count == 2 ? matrix >> 1 : 0);
     const uint16_t *p;
     if constexpr (kNMajorB)
-      p = &smem[Swizzle16<R>::offset(8 * warpN + 8 * WN * tile + (lane & 7), 16 * ki + (matrix & 1) * 8)];
+      p = &smem[Swizzle16<R, C>::offset(8 * warpN + 8 * WN * tile + (lane & 7), 16 * ki + (matrix & 1) * 8)];
     else
-      p = &smem[Swizzle16<C>::offset(16 * ki + (matrix & 1) * 8 + (lane & 7), 8 * warpN + 8 * WN * tile)];
+      p = &smem[Swizzle16<C, R>::offset(16 * ki + (matrix & 1) * 8 + (lane & 7), 8 * warpN + 8 * WN * tile)];
     if constexpr (Count == 2) ldmatrix_x4(r, p, !kNMajorB);
     else ldmatrix_x2(r, p, !kNMajorB);
+  }
+
+  // For wgmma (warps along M only, WN == 1): the buffer must be 128-byte swizzled, i.e. rows
+  // of 64-element blocks along the contiguous dimension (K for A; K or N for B).
+  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 : kNMajorB ? R % 64 == 0 : C % 64 == 0;
+  static constexpr bool kTransposedB = Op == 1 && !kNMajorB;  // N contiguous ("MN-major")
+  // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki.
+  TLE_DEVICE uint64_t descriptor_a(int mi, int ki) const {
+    const int row = 64 * (warp_id() / 4) + 16 * WM * mi;
+    return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(row, 16 * ki)]), 16, 1024);
+  }
+  // B: all N columns of k16 step ki. K-major: 8-row groups 1024 bytes apart; N-major also
+  // 64-column blocks R * 128 bytes apart.
+  TLE_DEVICE uint64_t descriptor_b(int ki) const {
+    if constexpr (kNMajorB) return wgmma::descriptor(smem_address(&smem[Swizzle16<R, C>::offset(0, 16 * ki)]), 16, 1024);
+    else return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(16 * ki, 0)]), R * 128, 1024);
   }
 };
 
@@ -192,6 +215,10 @@ TLE_CONSTEXPR bool needs_staging() {
 template <class T>
 TLE_CONSTEXPR int round_up16(T bytes) {
   return (static_cast<int>(bytes) + 15) / 16 * 16;
+}
+template <class T>
+TLE_CONSTEXPR int round_up1024(T bytes) {
+  return (static_cast<int>(bytes) + 1023) / 1024 * 1024;
 }
 template <class D, class S>
 TLE_CONSTEXPR int staged_bytes() {
@@ -309,6 +336,7 @@ TLE_DEVICE void copy_async_operand(const P &ptrs, unsigned char *slot) {
 template <int Pending>
 TLE_DEVICE void wait_async_operands() {
   __pipeline_wait_prior(Pending);
+  wgmma::fence_shared_writes();
   __syncthreads();
 }
 
@@ -397,6 +425,15 @@ struct RegisterMma16Operand {
   }
 };
 
+template <class T>
+struct is_register_operand {
+  static constexpr bool value = false;
+};
+template <class TileT>
+struct is_register_operand<RegisterMma16Operand<TileT>> {
+  static constexpr bool value = true;
+};
+
 // d += a @ b for 16-bit operands, k16 step by k16 step: each step's fragments (from
 // registers or by ldmatrix) feed numM x numN independent mma instructions, so few fragment
 // registers are live and no instruction waits on the one before it.
@@ -454,6 +491,44 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, 
   return d;
 }
 
+// The same on Hopper with wgmma, for one warpgroup per 64 rows: A from shared memory (a
+// SharedMma16Operand) or registers (a RegisterMma16Operand), B from shared memory. The
+// instructions of one dot are issued back to back and waited for together.
+template <int N>
+TLE_CONSTEXPR bool wgmma_width() {
+  return N == 16 || N == 32 || N == 64 || N == 128 || N == 256;
+}
+template <class TA, int WM, int NumM, int N, int NumK, class OA, class OB, class Acc>
+TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
+#if TLE_HAS_WGMMA
+  // Register fragments are packed before the fence: wgmma may not see registers written
+  // after it.
+  uint32_t ra[is_register_operand<OA>::value ? NumK : 1][NumM][4];
+  if constexpr (is_register_operand<OA>::value)
+    TLE_UNROLL for (int ki = 0; ki < NumK; ++ki) TLE_UNROLL for (int mi = 0; mi < NumM; ++mi) a.fragment_a(ra[ki][mi], mi, ki);
+  wgmma::fence();
+  TLE_UNROLL for (int ki = 0; ki < NumK; ++ki) {
+    const uint64_t descB = b.descriptor_b(ki);
+    TLE_UNROLL for (int mi = 0; mi < NumM; ++mi) {
+      float *acc = &d.v[mi * (N / 2)];
+      if constexpr (is_register_operand<OA>::value)
+        wgmma::mma<N, TA>::template register_a<OB::kTransposedB>(acc, ra[ki][mi], descB);
+      else
+        wgmma::mma<N, TA>::template smem_a<OB::kTransposedB>(acc, a.descriptor_a(mi, ki), descB);
+    }
+  }
+  wgmma::commit();
+  wgmma::wait_all();
+#else
+  (void)a, (void)b, (void)d;
+#endif
+}
+template <class TA, class TC, int WM, int WN, int N, bool ALayoutOk, bool BLayoutOk>
+TLE_CONSTEXPR bool use_wgmma() {
+  return TLE_HAS_WGMMA && WN == 1 && WM % 4 == 0 && wgmma_width<N>() && ALayoutOk && BLayoutOk &&
+         static_cast<TC>(0.5f) != TC(0);  // a float accumulator
+}
+
 // c + a @ b with operands read from their cp.async slots step by step (SA, SB: the layouts
 // the copies came from), or A already in registers and B from its slot.
 template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
@@ -461,19 +536,28 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots(const unsigned char *slotA
                                                      const Tile<TC, Mma<WM, WN>, M, N> &c) {
   constexpr int K = DA::linear.shape[1];
   using TA = typename DA::value_type;
-  const SharedMma16Operand<0, SA, WM, WN, M, K> a{reinterpret_cast<const uint16_t *>(slotA)};
-  const SharedMma16Operand<1, SB, WM, WN, K, N> b{reinterpret_cast<const uint16_t *>(slotB)};
+  using OA = SharedMma16Operand<0, SA, WM, WN, M, K>;
+  using OB = SharedMma16Operand<1, SB, WM, WN, K, N>;
+  const OA a{reinterpret_cast<const uint16_t *>(slotA)};
+  const OB b{reinterpret_cast<const uint16_t *>(slotB)};
   Tile<TC, Mma<WM, WN>, M, N> d = c;
-  mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(a, b, d);
+  if constexpr (use_wgmma<TA, TC, WM, WN, N, OA::kWgmmaLayout, OB::kWgmmaLayout>())
+    wgmma_steps<TA, WM, M / (16 * WM), N, K / 16>(a, b, d);
+  else
+    mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(a, b, d);
   return d;
 }
 template <class DB, class SB, class TA, class TC, int WM, int WN, int M, int N, int K>
 TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K> &a,
                                                       const unsigned char *slotB, const Tile<TC, Mma<WM, WN>, M, N> &c) {
   using DA = Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K>;
-  const SharedMma16Operand<1, SB, WM, WN, K, N> b{reinterpret_cast<const uint16_t *>(slotB)};
+  using OB = SharedMma16Operand<1, SB, WM, WN, K, N>;
+  const OB b{reinterpret_cast<const uint16_t *>(slotB)};
   Tile<TC, Mma<WM, WN>, M, N> d = c;
-  mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
+  if constexpr (use_wgmma<TA, TC, WM, WN, N, true, OB::kWgmmaLayout>())
+    wgmma_steps<TA, WM, M / (16 * WM), N, K / 16>(RegisterMma16Operand<DA>{a}, b, d);
+  else
+    mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   return d;
 }
 
