@@ -133,7 +133,7 @@ class KernelPrinter {
     if (!staging_.empty()) {
       code << "  // Dot operands are staged in two alternating halves after the scratch.\n";
       code << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes_ << " + " << stagingOffset << ";\n";
-      code << "  int tle_stage = 0;\n";
+      if (usesStage_) code << "  int tle_stage = 0;\n";
     }
     if (!asyncOperands_.empty()) {
       code << "  // Operands copied asynchronously: a ring of slots per operand, after the staging.\n";
@@ -484,7 +484,13 @@ class KernelPrinter {
       return;
     }
     std::string smem = useShared("tle::dot_operand_scratch_bytes<" + dst + ", " + src + ">()");
+    if (!c->getParentOfType<LoopLikeOpInterface>()) {  // once per kernel: one buffer
+      useStaging("tle::dot_operand_once_staging_bytes<" + dst + ", " + src + ">()");
+      define(c, "tle::convert_dot_operand_once<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ", tle_staging)", "fragment");
+      return;
+    }
     useStaging("tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()");
+    usesStage_ = true;
     define(c, "tle::convert_dot_operand<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ", tle_staging, tle_stage)", "fragment");
   }
 
@@ -572,6 +578,7 @@ class KernelPrinter {
             }
             std::string smem = useShared("tle::dot_operands_scratch_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
             useStaging("tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
+            usesStage_ = true;
             std::string both = claim("fragments");
             line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(c.getSrc())
                    << ", " << expr(b.getSrc()) << ", " << smem << ", tle_staging, tle_stage);\n";
@@ -1144,6 +1151,7 @@ class KernelPrinter {
   llvm::DenseSet<Value> asyncCarried_;
   llvm::DenseMap<Operation *, int> asyncPerLoop_;
   llvm::DenseSet<Operation *> prologueBarriers_;
+  bool usesStage_ = false;                          // some staging alternates halves (tle_stage)
   llvm::DenseSet<Operation *> waitedLoops_;        // loops whose in-body wait is printed
   llvm::DenseMap<Operation *, int> asyncDepth_;    // loop -> how many iterations ahead it copies
   llvm::DenseMap<Operation *, std::string> slotVars_;

@@ -286,6 +286,28 @@ TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned 
   }
 }
 
+// A conversion outside every loop (attention's Q, once per kernel) takes one buffer, not
+// two: barriers before (earlier readers of the region are done) and after (its own are).
+template <class D, class S>
+TLE_CONSTEXPR int dot_operand_once_staging_bytes() {
+  return staged_bytes<D, S>();
+}
+template <class D, class S>
+TLE_DEVICE D convert_dot_operand_once(const S &src, unsigned char *scratch, unsigned char *staging) {
+  if constexpr (needs_staging<D, S>()) {
+    D out;
+    __syncthreads();
+    stage_mma16_operand(out, src, staging);
+    __syncthreads();
+    fetch_mma16_operand<S>(out, staging);
+    __syncthreads();
+    return out;
+  } else {
+    (void)staging;
+    return convert_layout<D>(src, scratch);
+  }
+}
+
 // ---- operands copied asynchronously (cp.async) ---------------------------------------------
 //
 // In a loop whose dot operands come straight from 16-byte global loads, each thread copies
