@@ -21,6 +21,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
     parser.add_argument("--only", default="", help="matmul or attention")
+    parser.add_argument("--head-dim", type=int, default=64, choices=(64, 128))
+    parser.add_argument("--causal", action="store_true")
     args = parser.parse_args()
     k = tlec_kernels.load(args.build)
     if args.only in ("", "matmul"):
@@ -36,15 +38,17 @@ def main():
                                    ACTIVATION="", num_warps=8, num_stages=3)
     if args.only in ("", "attention"):
         tri = load_tutorial("06_fused_attention_nodesc.tle")
-        z, h, n, d = 4, 16, 2048, 64
+        z, h, n, d = 4, 16, 2048, args.head_dim
         q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
         kk, v, out = torch.randn_like(q), torch.randn_like(q), torch.empty_like(q)
         mm = torch.empty((z * h, n), device="cuda", dtype=torch.float32)
         grid = (n // 64, z * h)
-        k["attn_d64"](grid, q, kk, v, 0.125, mm, out, *q.stride()[:3], *kk.stride()[:3], *v.stride()[:3],
-                      *out.stride()[:3], z, h, n)
+        sym = f"attn_d{d}" + ("_causal" if args.causal else "")
+        k[sym](grid, q, kk, v, 0.125, mm, out, *q.stride()[:3], *kk.stride()[:3], *v.stride()[:3], *out.stride()[:3],
+               z, h, n)
         tri._attn_fwd.fn[grid](q, kk, v, 0.125, mm, out, *q.stride(), *kk.stride(), *v.stride(), *out.stride(), z, h, n,
-                               HEAD_DIM=d, BLOCK_M=64, BLOCK_N=64, STAGE=1, num_warps=4, num_stages=3)
+                               HEAD_DIM=d, BLOCK_M=64, BLOCK_N=64, STAGE=3 if args.causal else 1, num_warps=4,
+                               num_stages=3)
     torch.cuda.synchronize()
 
 

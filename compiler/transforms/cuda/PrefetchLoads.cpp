@@ -1,7 +1,6 @@
-// Software pipelining, register stage: in a loop that feeds tl.dot from global memory, each
-// such load is issued one iteration ahead. Iteration i+1's tile is requested before
-// iteration i's tensor-core work, so the memory latency overlaps it instead of stalling the
-// warp at the top of every iteration.
+// Software pipelining: in a loop that feeds tl.dot from global memory, each such load is
+// issued `depth` iterations ahead, so the memory latency overlaps tensor-core work instead
+// of stalling the warp at the top of every iteration. With depth 1:
 //
 //   a0 = load(ptrs(lb), mask(lb) & lb < ub)              // prologue
 //   for i (..., a = a0):
@@ -9,13 +8,15 @@
 //     acc = dot(a, ...)
 //     yield ..., a_next
 //
-// The next iteration's pointers and masks are the load's own address computation cloned
-// with the induction variable advanced and the carried values replaced by what the loop
-// yields; pure address updates that the source writes after the dot are moved up to feed
-// it. Loops whose pipelining depth (tl.range(num_stages=) or --num-stages) is 1 are left
-// alone, and so are loads whose prefetched copy would hold more than kMaxBytesPerThread of
-// registers per thread (16-bit tiles do not count: they usually go by cp.async, see the
-// CUDA printer).
+// The pointers and masks ahead are the load's own address computation cloned with the
+// induction variable advanced and the carried values advanced as many times (the loop's
+// pure updates of them, cloned over what it yields); pure address updates that the source
+// writes after the dot are moved up to feed it. Depth is num_stages - 1 (at most
+// kMaxDepth) when every such tile goes to shared memory by cp.async (16-bit, 16-byte
+// pieces: the CUDA printer's choice), and 1 otherwise: a tile in registers costs registers
+// for every iteration it waits; the loop then carries `depth` tiles per load. Loops whose
+// num_stages (tl.range(num_stages=) or --num-stages) is 1 are left alone, and so are
+// register tiles beyond kMaxBytesPerThread per thread.
 #include "transforms/cuda/Passes.h"
 
 #include "transforms/cuda/AxisInfo.h"

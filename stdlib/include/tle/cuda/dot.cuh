@@ -527,7 +527,11 @@ TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
   // after it.
   uint32_t ra[is_register_operand<OA>::value ? NumK : 1][NumM][4];
   if constexpr (is_register_operand<OA>::value)
-    TLE_UNROLL for (int ki = 0; ki < NumK; ++ki) TLE_UNROLL for (int mi = 0; mi < NumM; ++mi) a.fragment_a(ra[ki][mi], mi, ki);
+    TLE_UNROLL for (int ki = 0; ki < NumK; ++ki) TLE_UNROLL for (int mi = 0; mi < NumM; ++mi) {
+      a.fragment_a(ra[ki][mi], mi, ki);
+      TLE_UNROLL for (int j = 0; j < 4; ++j) wgmma::pin(ra[ki][mi][j]);
+    }
+  TLE_UNROLL for (int i = 0; i < NumM * (N / 2); ++i) wgmma::pin(d.v[i]);
   wgmma::fence();
   TLE_UNROLL for (int ki = 0; ki < NumK; ++ki) {
     const uint64_t descB = b.descriptor_b(ki);
@@ -541,6 +545,7 @@ TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
   }
   wgmma::commit();
   wgmma::wait_all();
+  TLE_UNROLL for (int i = 0; i < NumM * (N / 2); ++i) wgmma::pin(d.v[i]);
 #else
   (void)a, (void)b, (void)d;
 #endif

@@ -28,6 +28,11 @@ TLE_DEVICE uint64_t descriptor(uint32_t smem_address, uint32_t leading_bytes, ui
 TLE_DEVICE void fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TLE_DEVICE void commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 TLE_DEVICE void wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+// Pins a register at this point of the instruction stream (relative to the other volatile
+// asm here): fragments and accumulators are materialized before the fence, and the
+// accumulators are read only after the wait.
+TLE_DEVICE void pin(uint32_t &r) { asm volatile("" : "+r"(r)::"memory"); }
+TLE_DEVICE void pin(float &f) { asm volatile("" : "+f"(f)::"memory"); }
 // Shared-memory writes of the generic proxy (stores, cp.async) become visible to wgmma,
 // which reads through the async proxy.
 TLE_DEVICE void fence_shared_writes() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
