@@ -139,13 +139,26 @@ def test_matmul(k):
             # fp16/bf16 outputs are rounded once; tf32 inputs keep 10 mantissa bits.
             tol = {torch.float16: 2e-2, torch.bfloat16: 1e-1, torch.float32: 5e-2}[dtype]
             check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, activation), tol, 1e-2)
-    for sym, activation in (("mm_fp16_leaky_128", "leaky_relu"), ("mm_fp16_128", "")):
-        m, n, kk = 1024, 512, 768
-        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+    # The large configurations (wgmma on sm_90a). Sizes are multiples of 16 (the :16 hints)
+    # but not of the blocks; "kodd" has no hint on K and leading dimensions padded to 16.
+    cases = [("mm_fp16_leaky_128", torch.float16, "leaky_relu", 128, 128), ("mm_fp16_128", torch.float16, "", 128, 128),
+             ("mm_bf16_128", torch.bfloat16, "", 128, 128), ("mm_fp16_64_w4", torch.float16, "", 64, 64)]
+    for sym, dtype, activation, bm, bn in cases:
+        for m, n, kk in ((1024, 512, 768), (400, 272, 208)):
+            a = torch.randn(m, kk, device="cuda", dtype=dtype)
+            b = torch.randn(kk, n, device="cuda", dtype=dtype)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, a.stride(0), b.stride(0), c.stride(0))
+            tol = 5e-2 if dtype == torch.float16 else 2e-1
+            check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, activation), tol, 1e-2)
+    for m, n, kk in ((400, 272, 200), (256, 128, 77)):
+        pad = (kk + 15) // 16 * 16
+        a = torch.randn(m, pad, device="cuda", dtype=torch.float16)[:, :kk]
         b = torch.randn(kk, n, device="cuda", dtype=torch.float16)
         c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
-        k[sym]((triton_cdiv(m, 128) * triton_cdiv(n, 128),), a, b, c, m, n, kk, a.stride(0), b.stride(0), c.stride(0))
-        check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, activation), 5e-2, 1e-2)
+        k["mm_fp16_128_kodd"]((triton_cdiv(m, 128) * triton_cdiv(n, 128),), a, b, c, m, n, kk, a.stride(0), b.stride(0),
+                              c.stride(0))
+        check(f"matmul mm_fp16_128_kodd {m}x{n}x{kk}", c, matmul_ref(a, b, ""), 5e-2, 1e-2)
 
 
 def attention_ref(q, k, v, causal, sm_scale):
