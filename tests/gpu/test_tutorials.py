@@ -336,6 +336,10 @@ def test_gpu_buffers(k):
     out = torch.full((128,), -7, device="cuda", dtype=torch.int32)
     k["gpu_local_ptr_atomic"]([1], out)
     check("tl.atomic_add through tle.gpu.local_ptr", out, torch.ones(128, device="cuda", dtype=torch.int32), 0, 0)
+    x = torch.randn(256, device="cuda")
+    out = torch.full((256,), float("nan"), device="cuda")
+    k["gpu_buffers_reuse"]([1], x, out)
+    check("tle.gpu buffers sharing bytes (2x kept while x lands in a third)", out, 2 * x + 10 * x, 1e-6, 1e-6)
 
 
 def test_raw_call(k):

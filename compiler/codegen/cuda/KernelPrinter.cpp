@@ -23,6 +23,8 @@ namespace {
 
 // A construct the printer cannot express; caught at the top and turned into an error.
 struct Unsupported {
+  explicit Unsupported(std::string message, std::optional<Location> where = std::nullopt)
+      : message(std::move(message)), where(where) {}
   std::string message;
   std::optional<Location> where;
 };
@@ -225,12 +227,17 @@ class KernelPrinter {
 
   // tle.gpu buffers take the start of the dynamic shared memory, in program order, 16-byte
   // aligned, for the whole kernel; the scratch of conversions and reductions follows them.
+  // Offsets from tle-plan-shared-memory; without them (a pipeline that skipped the pass),
+  // one buffer after the other.
   void planBuffers() {
     f_.walk([&](ir::AllocOp alloc) {
       auto buffer = cast<ir::BufferType>(alloc.getType());
       if (buffer.getSpace() != "smem") throw Unsupported{"buffers in memory space '" + buffer.getSpace().str() + "'"};
-      bufferOffsets_[alloc] = bufferBytes_;
-      bufferBytes_ += alignedTileBytes(buffer.getBlockType());
+      int64_t bytes = alignedTileBytes(buffer.getBlockType());
+      auto planned = alloc->getAttrOfType<IntegerAttr>("tle.offset");
+      int64_t offset = planned ? planned.getInt() : bufferBytes_;
+      bufferOffsets_[alloc] = offset;
+      bufferBytes_ = std::max(bufferBytes_, offset + bytes);
     });
     if (bufferBytes_ > 0) usesShared_ = true;
   }
@@ -238,7 +245,7 @@ class KernelPrinter {
   static std::string hostType(Type t, bool readonly) {
     if (auto p = dyn_cast<ir::PointerType>(t)) {
       Type e = p.getPointeeType();
-      std::string base = e.isInteger(1) ? "bool" : (e.isF16() || e.isBF16() || isa<FloatType>(e) && e.getIntOrFloatBitWidth() == 8) ? "void" : scalarType(e);
+      std::string base = e.isInteger(1) ? "bool" : (e.isF16() || e.isBF16() || (isa<FloatType>(e) && e.getIntOrFloatBitWidth() == 8)) ? "void" : scalarType(e);
       return (readonly ? "const " : "") + base + "*";
     }
     if (t.isF16() || t.isBF16()) return "float";  // converted by the launcher

@@ -26,6 +26,10 @@ std::unique_ptr<mlir::Pass> createCloneIndexingPass();
 // `tle.mask_per_element` the ones whose mask may differ inside a vector.
 std::unique_ptr<mlir::Pass> createAssignLayoutsPass();
 
+// Gives each shared-memory tle.alloc an offset (`tle.offset`) and the function the bytes
+// all buffers take (`tle.buffer_bytes`); buffers whose lifetimes do not overlap share bytes.
+std::unique_ptr<mlir::Pass> createPlanSharedMemoryPass();
+
 void registerCudaPasses();
 
 // The whole CUDA pipeline, as run by `tlec --emit=cuda`.

@@ -13,6 +13,7 @@ void registerCudaPasses() {
   mlir::registerPass([] { return createPrefetchLoadsPass(); });
   mlir::registerPass([] { return createCloneIndexingPass(); });
   mlir::registerPass([] { return createAssignLayoutsPass(); });
+  mlir::registerPass([] { return createPlanSharedMemoryPass(); });
 }
 
 void buildCudaPipeline(mlir::OpPassManager &pm) {
@@ -24,6 +25,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createAssignLayoutsPass());
   // Copies that ended up with the same layout are one value again.
   pm.addPass(mlir::createCSEPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createPlanSharedMemoryPass());
 }
 
 }  // namespace tle::cuda
