@@ -34,7 +34,9 @@ TLE_DEVICE void wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" :::
 TLE_DEVICE void pin(uint32_t &r) { asm volatile("" : "+r"(r)::"memory"); }
 TLE_DEVICE void pin(float &f) { asm volatile("" : "+f"(f)::"memory"); }
 // Shared-memory writes of the generic proxy (stores, cp.async) become visible to wgmma,
-// which reads through the async proxy.
+// which reads through the async proxy. (CCCL has this one as
+// cuda::ptx::fence_proxy_async, but <cuda/ptx> adds seconds of parsing to every kernel
+// NVRTC compiles; one line of PTX does not.)
 TLE_DEVICE void fence_shared_writes() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 #else
 TLE_DEVICE void fence_shared_writes() {}
