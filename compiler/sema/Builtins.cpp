@@ -1181,7 +1181,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
       fail(at, DiagId::NotImplemented, "tl.where on pointers is not implemented yet");
     // x and y are promoted as for arithmetic; all three broadcast together.
     Common xy = commonType(x, y, at, at, at, false);
-    Common all = commonType(c, Value::ofRuntime(mlir::Value(), TType{xy.dtype, false, 1, xy.shape}), at, at, at, false);
+    Common all = commonType(c, Value::ofRuntime(mlir::Value(), TType::tensor(xy.dtype, xy.shape)), at, at, at, false);
     xy.shape = all.shape;
     c = broadcastTo(c, all.shape, at);
     Value xv = coerce(x, xy, at);
@@ -1238,7 +1238,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
   if (member == "fma") {
     auto a = bindArgs(*this, "tl.fma", {{"x", true}, {"y", true}, {"z", true}}, args, at);
     Common common = commonType(*a[0], *a[1], at, at, at, false);
-    TType ab{common.dtype, false, 1, common.shape};
+    TType ab = TType::tensor(common.dtype, common.shape);
     common = commonType(Value::ofRuntime(mlir::Value(), ab), *a[2], at, at, at, false);
     if (!isFloat(common.dtype)) {
       Value xy = binary(ast::BinaryOp::Mul, *a[0], *a[1], at, at, at);
@@ -1335,7 +1335,7 @@ Value FunctionLowering::callBuiltin(const Value &fn, CallArgs &args, SourceRange
     if (a[2] && a[2]->kind != Value::Kind::None) {
       acc = *a[2];
       if (!acc.isRuntime() || acc.type.shape != shape)
-        fail(where[2], DiagId::ShapeMismatch, "tl.dot's accumulator must be a " + TType{out, false, 1, shape}.str() +
+        fail(where[2], DiagId::ShapeMismatch, "tl.dot's accumulator must be a " + TType::tensor(out, shape).str() +
                                                   ", got " + (acc.isRuntime() ? acc.type.str() : acc.describe()));
     } else {
       acc = splatConstant(0, out, shape, at);

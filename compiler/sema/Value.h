@@ -36,6 +36,14 @@ struct TType {
   // blocks of `blockShape` elements of `dtype`.
   bool isTensorDesc = false;
 
+  // A tensor (or, with an empty shape, a scalar) of plain elements.
+  static TType tensor(DType d, std::vector<int64_t> s) {
+    TType t;
+    t.dtype = d;
+    t.shape = std::move(s);
+    return t;
+  }
+
   bool isBlock() const { return !shape.empty(); }
   TType scalar() const {
     TType t = *this;
