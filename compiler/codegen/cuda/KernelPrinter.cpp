@@ -10,7 +10,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
-#include <functional>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -418,39 +417,32 @@ class KernelPrinter {
     // Each loop's slots follow those of the loops around it that have async operands too;
     // loops side by side (the two halves of causal attention) share theirs: the first drains
     // its copies after its last iteration, and the second's first copies follow a barrier.
+    auto slotBytes = [&](ir::ConvertLayoutOp convert) {
+      return "tle::round_up1024(" + tileBytesExpression(cast<RankedTensorType>(convert.getSrc().getType())) + ")";
+    };
     llvm::DenseMap<Operation *, std::string> loopBytes;  // each loop's own slots, summed
     llvm::SmallVector<Operation *> loops;
     for (auto &[convert, chain] : candidates) {
       if (rejected.count(chain.loop)) continue;
-      auto src = cast<RankedTensorType>(convert.getSrc().getType());
-      std::string slots = std::to_string(chain.prologue.size() + 1) + " * tle::round_up1024(" + tileBytesExpression(src) + ")";
+      std::string slots = std::to_string(chain.prologue.size() + 1) + " * " + slotBytes(convert);
       auto [it, fresh] = loopBytes.try_emplace(chain.loop, slots);
       if (fresh) loops.push_back(chain.loop);
       else it->second += " + " + slots;
     }
-    llvm::DenseMap<Operation *, std::string> loopStart;
-    std::function<std::string(Operation *)> startOf = [&](Operation *loop) -> std::string {
-      if (auto it = loopStart.find(loop); it != loopStart.end()) return it->second;
-      std::string start = "0";
-      for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
-        if (loopBytes.count(p)) {
-          start = startOf(p) + " + " + loopBytes.lookup(p);
-          break;
-        }
-      return loopStart[loop] = start;
-    };
-    llvm::DenseMap<Operation *, std::string> nextOffset;
+    llvm::DenseMap<Operation *, std::string> nextOffset;  // where each loop's next operand goes
     std::string total;
     for (Operation *loop : loops) {
-      nextOffset[loop] = startOf(loop);
-      std::string end = startOf(loop) + " + " + loopBytes.lookup(loop);
+      std::string start = "0";
+      for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
+        if (loopBytes.count(p)) start += " + " + loopBytes.lookup(p);
+      nextOffset[loop] = start;
+      std::string end = start + " + " + loopBytes.lookup(loop);
       total = total.empty() ? end : "tle::max_bytes(" + total + ", " + end + ")";
     }
     for (auto &[convert, chain] : candidates) {
       if (rejected.count(chain.loop)) continue;
       const int depth = static_cast<int>(chain.prologue.size());
-      auto src = cast<RankedTensorType>(convert.getSrc().getType());
-      std::string bytes = "tle::round_up1024(" + tileBytesExpression(src) + ")";
+      std::string bytes = slotBytes(convert);
       std::string &offset = nextOffset[chain.loop];
       AsyncOperand operand{chain.loop, convert, "(tle_async + " + offset + ")", bytes};
       offset = (offset == "0" ? "" : offset + " + ") + std::to_string(depth + 1) + " * " + bytes;
