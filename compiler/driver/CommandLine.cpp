@@ -22,8 +22,6 @@ constexpr EmitName kEmitNames[] = {
     {"cubin", EmitKind::Cubin},   {"ascendc", EmitKind::AscendC},
 };
 
-const char *const kCudaArchs[] = {"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
-const char *const kAscendArchs[] = {"910b"};
 
 // Long options tlec knows, for "did you mean" suggestions.
 const char *const kKnownOptions[] = {
@@ -271,21 +269,8 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
       } else if (key == "emit") {
         emitName = value;
       } else if (key == "target") {
-        size_t colon = value.find(':');
-        std::string family = value.substr(0, colon);
-        std::string arch = colon == std::string::npos ? "" : value.substr(colon + 1);
-        bool known = false;
-        if (family == "cuda")
-          known = std::any_of(std::begin(kCudaArchs), std::end(kCudaArchs), [&](const char *a) { return arch == a; });
-        else if (family == "ascend")
-          known = std::any_of(std::begin(kAscendArchs), std::end(kAscendArchs), [&](const char *a) { return arch == a; });
-        if (!known) {
-          bad("unknown target '" + value +
-              "'; expected one of cuda:sm_80, cuda:sm_86, cuda:sm_87, cuda:sm_89, cuda:sm_90, cuda:sm_90a, ascend:910b");
-        } else {
-          opts.target.kind = family == "cuda" ? Target::Kind::Cuda : Target::Kind::Ascend;
-          opts.target.arch = arch;
-        }
+        if (const TargetInfo *target = findTarget(value)) opts.target = target;
+        else bad("unknown target '" + value + "'; expected one of " + targetNameList());
       } else if (key == "kernel") {
         if (!isIdentifier(value)) bad("--kernel expects a function name, got '" + value + "'");
         opts.kernels.push_back(value);
@@ -360,7 +345,7 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
     } else if (endsWith(opts.output, ".mlir")) {
       opts.emit = EmitKind::Mlir;
     } else {
-      opts.emit = opts.target.kind == Target::Kind::Ascend ? EmitKind::AscendC : EmitKind::Cuda;
+      opts.emit = opts.target->family() == TargetFamily::Ascend ? EmitKind::AscendC : EmitKind::Cuda;
     }
   } catch (const cxxopts::exceptions::exception &e) {
     bad(translateParseError(e.what()));
@@ -386,10 +371,10 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
     bad("-MD needs -o FILE (the dependency file is FILE.d) or -MF DEPFILE");
   bool emitIsCuda = opts.emit == EmitKind::Cuda || opts.emit == EmitKind::Ptx ||
                     opts.emit == EmitKind::Cubin;
-  if (opts.target.kind == Target::Kind::Ascend && emitIsCuda)
-    bad(std::string("--emit=") + emitKindName(opts.emit) + " needs a CUDA target, but --target is " + opts.target.str());
-  if (opts.target.kind == Target::Kind::Cuda && opts.emit == EmitKind::AscendC)
-    bad("--emit=ascendc needs an Ascend target (--target=ascend:910b), but --target is " + opts.target.str());
+  if (opts.target->family() == TargetFamily::Ascend && emitIsCuda)
+    bad(std::string("--emit=") + emitKindName(opts.emit) + " needs a CUDA target, but --target is " + opts.target->name());
+  if (opts.target->family() == TargetFamily::Cuda && opts.emit == EmitKind::AscendC)
+    bad("--emit=ascendc needs an Ascend target (--target=ascend:910b), but --target is " + opts.target->name());
   if (!ok) return std::nullopt;
   return opts;
 }

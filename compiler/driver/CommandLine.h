@@ -3,6 +3,7 @@
 #pragma once
 
 #include "support/Diagnostics.h"
+#include "target/Target.h"
 
 #include <optional>
 #include <string>
@@ -15,17 +16,11 @@ enum class EmitKind { Tokens, Ast, Mlir, Cuda, Header, Ptx, Cubin, AscendC };
 
 const char *emitKindName(EmitKind kind);
 
-struct Target {
-  enum class Kind { Cuda, Ascend } kind = Kind::Cuda;
-  std::string arch = "sm_90a";  // "sm_90a", "sm_80", ... or "910b"
-  std::string str() const { return (kind == Kind::Cuda ? "cuda:" : "ascend:") + arch; }
-};
-
 struct Options {
   std::string input;   // a path, or "-" for standard input
   std::string output;  // empty or "-": standard output
   EmitKind emit = EmitKind::Cuda;
-  Target target;
+  const TargetInfo *target = &defaultTarget();
   std::vector<std::string> kernels;
   std::vector<std::string> signatures;
   std::vector<std::string> outNames;  // --out-name, paired with kernels

@@ -8,6 +8,7 @@
 #ifdef TLE_HAVE_MLIR
 #include "codegen/cuda/CudaBackend.h"
 #include "codegen/cuda/Nvrtc.h"
+#include "transforms/Pipeline.h"
 #endif
 
 #include <spdlog/spdlog.h>
@@ -46,7 +47,7 @@ SemaOptions semaOptions(const Options &options, std::vector<KernelRequest> kerne
   sema.defines = options.defines;
   sema.numWarps = options.numWarps;
   sema.numStages = options.numStages;
-  sema.target = options.target.str();
+  sema.target = options.target;
   sema.includeDirs = options.includeDirs;
   sema.stdlibDir = TLE_STDLIB_DIR;
   return sema;
@@ -111,14 +112,25 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       SemaOptions sema = semaOptions(options, std::move(kernels));
       auto semaStart = std::chrono::steady_clock::now();
       std::vector<std::string> imported;
-      bool ok = emitMlir(*module, sema, sources, diags, output, &imported);
+      IrModulePtr ir = lowerToIr(*module, sema, sources, diags, &imported);
       deps.insert(deps.end(), imported.begin(), imported.end());
       spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(semaStart));
-      if (!ok) return false;
+      if (!ir) return false;
+      output = printIr(*ir);
     } else if ((options.emit == EmitKind::Cuda || options.emit == EmitKind::Header ||
                 ((options.emit == EmitKind::Ptx || options.emit == EmitKind::Cubin) && haveNvrtc())) &&
-               options.target.kind == Target::Kind::Cuda) {
+               options.target->family() == TargetFamily::Cuda) {
+      // The stages in order: sema, the target's pipeline, the printer (then NVRTC).
       SemaOptions sema = semaOptions(options, std::move(kernels));
+      auto start = std::chrono::steady_clock::now();
+      std::vector<std::string> imported;
+      IrModulePtr ir = lowerToIr(*module, sema, sources, diags, &imported);
+      deps.insert(deps.end(), imported.begin(), imported.end());
+      spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(start));
+      if (!ir) return false;
+      auto pipelineStart = std::chrono::steady_clock::now();
+      if (!runTargetPipeline(*ir, *options.target, diags)) return false;
+      spdlog::info("ran the {} pipeline in {:.2f} ms", options.target->name(), millisecondsSince(pipelineStart));
       CudaOptions cuda;
       cuda.inputName = options.input == "-" ? "<stdin>" : baseName(options.input);
       cuda.headerName = options.writesToStdout() ? "kernel.h" : baseName(headerPathFor(options));
@@ -126,19 +138,15 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       cuda.locate = [&sources](const std::string &file, unsigned line, unsigned column) {
         return SourceLoc{sources.findFile(file), line, column};
       };
-      std::unique_ptr<Backend> backend = makeCudaBackend(cuda);
-      auto start = std::chrono::steady_clock::now();
-      std::vector<std::string> imported;
-      BackendOutput result;
-      bool ok = compile(*module, sema, sources, diags, backend.get(), result, &imported);
-      deps.insert(deps.end(), imported.begin(), imported.end());
-      spdlog::info("generated CUDA C++ in {:.2f} ms", millisecondsSince(start));
-      if (!ok) return false;
+      auto printStart = std::chrono::steady_clock::now();
+      CudaOutput result;
+      if (!printCuda(*ir, cuda, diags, result)) return false;
+      spdlog::info("printed CUDA C++ in {:.2f} ms", millisecondsSince(printStart));
       if (options.emit == EmitKind::Header) {
         output = std::move(result.header);
       } else if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Cubin) {
         NvrtcRequest request;
-        request.source = std::move(result.main);
+        request.source = std::move(result.source);
         request.name = cuda.inputName + ".cu";
         request.headers = {{cuda.headerName, result.header}};
         request.includeDirs = {TLE_DEVICE_INCLUDE_DIR};
@@ -146,7 +154,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
         request.includeDirs.push_back(std::string(TLE_CUDA_INCLUDE_DIR) + "/cccl");
         request.includeDirs.push_back(TLE_CUDA_INCLUDE_DIR);
 #endif
-        request.arch = options.target.arch;
+        request.arch = std::string(options.target->arch());
         request.cubin = options.emit == EmitKind::Cubin;
         auto nvrtcStart = std::chrono::steady_clock::now();
         std::string error;
@@ -156,7 +164,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
         }
         spdlog::info("NVRTC compiled {} in {:.2f} ms", emitKindName(options.emit), millisecondsSince(nvrtcStart));
       } else {
-        output = std::move(result.main);
+        output = std::move(result.source);
         if (!options.writesToStdout()) header = std::move(result.header);
       }
 #endif

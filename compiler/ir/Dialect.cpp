@@ -11,9 +11,6 @@
 #define GET_TYPEDEF_CLASSES
 #include "ir/TleTypes.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "ir/TleAttrs.cpp.inc"
-
 #define GET_OP_CLASSES
 #include "ir/TleOps.cpp.inc"
 
@@ -25,10 +22,6 @@ void TleDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "ir/TleTypes.cpp.inc"
-      >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "ir/TleAttrs.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
@@ -42,6 +35,14 @@ Operation *TleDialect::materializeConstant(OpBuilder &builder, Attribute value, 
   return nullptr;
 }
 
+FailureOr<MemorySpace> parseMemorySpace(AsmParser &parser) {
+  StringRef name;
+  SMLoc at = parser.getCurrentLocation();
+  if (failed(parser.parseKeyword(&name))) return failure();
+  if (auto space = memorySpaceNamed(std::string_view(name.data(), name.size()))) return *space;
+  return parser.emitError(at, "unknown memory space '") << name << "'";
+}
+
 Type elementTypeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) return tensor.getElementType();
   return type;
@@ -50,6 +51,11 @@ Type elementTypeOf(Type type) {
 ArrayRef<int64_t> shapeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) return tensor.getShape();
   return {};
+}
+
+std::optional<MemorySpace> pointerSpaceOf(Type type) {
+  if (auto p = dyn_cast<PointerType>(elementTypeOf(type))) return p.getMemorySpace();
+  return std::nullopt;
 }
 
 static bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
@@ -142,9 +148,7 @@ LogicalResult StoreOp::verify() {
   return verifyCacheAttrs(*this, getCache(), getEviction());
 }
 
-// Is `t` a tensor of `shape` and `element` in any layout (layout assignment may give results
-// and operands different ones), or, for an empty shape, the scalar `element`?
-static bool hasShapeAndElement(Type t, ArrayRef<int64_t> shape, Type element) {
+bool hasShapeAndElement(Type t, ArrayRef<int64_t> shape, Type element) {
   if (shape.empty()) return t == element;
   auto tensor = dyn_cast<RankedTensorType>(t);
   return tensor && tensor.getShape() == shape && tensor.getElementType() == element;
@@ -180,27 +184,6 @@ LogicalResult TransOp::verify() {
   }
   if (dst.getShape() != ArrayRef<int64_t>(shape) || dst.getElementType() != src.getElementType())
     return emitOpError("result type does not match the permuted operand");
-  return success();
-}
-
-LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError, ArrayRef<unsigned> sizePerThread,
-                                        ArrayRef<unsigned> threadsPerWarp, ArrayRef<unsigned> warpsPerCTA,
-                                        ArrayRef<unsigned> order) {
-  size_t rank = order.size();
-  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
-    return emitError() << "blocked layout parameters must all have the rank's length";
-  unsigned lanes = 1;
-  for (unsigned t : threadsPerWarp) lanes *= t;
-  if (lanes != 32) return emitError() << "threadsPerWarp must multiply to 32, not " << lanes;
-  for (unsigned v : llvm::concat<const unsigned>(sizePerThread, threadsPerWarp, warpsPerCTA))
-    if (!isPowerOfTwo(v)) return emitError() << "blocked layout sizes must be powers of two";
-  return success();
-}
-
-LogicalResult ConvertLayoutOp::verify() {
-  auto src = getSrc().getType(), dst = getType();
-  if (src.getShape() != dst.getShape() || src.getElementType() != dst.getElementType())
-    return emitOpError("must keep the shape and element type");
   return success();
 }
 
@@ -357,94 +340,8 @@ LogicalResult AllocOp::verify() {
   BufferType t = getType();
   for (int64_t d : t.getBlockType().getShape())
     if (d <= 0) return emitOpError("buffer dimensions must be positive");
-  if (!llvm::is_contained({"smem", "UB", "L1", "L0A", "L0B", "L0C"}, t.getSpace()))
-    return emitOpError("unknown memory space '") << t.getSpace() << "'";
-  return success();
-}
-
-LogicalResult LocalPtrOp::verify() {
-  BufferType buf = getBuffer().getType();
-  if (buf.getSpace() != "smem" && buf.getSpace() != "dsmem") return emitOpError("needs a shared-memory buffer");
-  RankedTensorType block = buf.getBlockType();
-  auto ptr = dyn_cast<PointerType>(elementTypeOf(getType()));
-  int addressSpace = buf.getSpace() == "smem" ? 3 : 7;
-  if (!ptr || ptr.getPointeeType() != block.getElementType() || ptr.getAddressSpace() != addressSpace)
-    return emitOpError("result must be shared-memory pointers (address space 3, 7 for a remote buffer) to the buffer's element type");
-  if (getIndices().empty()) {
-    if (shapeOf(getType()) != block.getShape()) return emitOpError("without indices the result has the buffer's shape");
-    return success();
-  }
-  if (static_cast<int64_t>(getIndices().size()) != block.getRank())
-    return emitOpError("needs ") << block.getRank() << " indices, got " << getIndices().size();
-  ArrayRef<int64_t> shape = shapeOf(getIndices()[0].getType());
-  for (Value i : getIndices()) {
-    if (!isa<IntegerType>(elementTypeOf(i.getType()))) return emitOpError("indices must be integers");
-    if (shapeOf(i.getType()) != shape) return emitOpError("indices must all have one shape");
-  }
-  if (shapeOf(getType()) != shape) return emitOpError("result shape must be the indices' shape");
-  return success();
-}
-
-LogicalResult CopyOp::verify() {
-  bool toLocal = isa<BufferType>(getDst().getType());
-  Type global = toLocal ? getSrc().getType() : getDst().getType();
-  Type local = toLocal ? getDst().getType() : getSrc().getType();
-  auto buf = dyn_cast<BufferType>(local);
-  auto ptr = dyn_cast<PointerType>(elementTypeOf(global));
-  if (!buf || !ptr || isa<BufferType>(global))
-    return emitOpError("one operand must be a block of global pointers and the other a buffer");
-  if (ptr.getPointeeType() != buf.getBlockType().getElementType()) return emitOpError("element types differ");
-  if (shapeOf(global) != buf.getBlockType().getShape()) return emitOpError("the pointer block and the buffer differ in shape");
-  return success();
-}
-
-LogicalResult LocalLoadOp::verify() {
-  RankedTensorType block = getBuffer().getType().getBlockType();
-  if (!hasShapeAndElement(getType(), block.getShape(), block.getElementType()))
-    return emitOpError("result must have the buffer's shape and element type");
-  return success();
-}
-
-LogicalResult DsaCopyOp::verify() {
-  auto srcBuf = dyn_cast<BufferType>(getSrc().getType()), dstBuf = dyn_cast<BufferType>(getDst().getType());
-  if (srcBuf && dstBuf) {  // the cube's operand path: L1 -> L0A / L0B
-    if (srcBuf.getSpace() != "L1" || (dstBuf.getSpace() != "L0A" && dstBuf.getSpace() != "L0B"))
-      return emitOpError("copies between buffers only move L1 to L0A or L0B");
-    if (srcBuf.getBlockType() != dstBuf.getBlockType()) return emitOpError("the buffers differ in shape or element type");
-    if (static_cast<int64_t>(getSizes().size()) != srcBuf.getBlockType().getRank()) return emitOpError("needs one size per dimension");
-    return success();
-  }
-  bool toLocal = isa<BufferType>(getDst().getType());
-  Type global = toLocal ? getSrc().getType() : getDst().getType();
-  auto buf = dyn_cast<BufferType>(toLocal ? getDst().getType() : getSrc().getType());
-  auto ptr = dyn_cast<PointerType>(elementTypeOf(global));
-  if (!buf || !ptr) return emitOpError("copies between global memory (a block of pointers) and a local buffer");
-  if (ptr.getPointeeType() != buf.getBlockType().getElementType()) return emitOpError("element types differ");
-  if (shapeOf(global) != buf.getBlockType().getShape()) return emitOpError("the pointer block and the buffer differ in shape");
-  if (static_cast<int64_t>(getSizes().size()) != buf.getBlockType().getRank()) return emitOpError("needs one size per dimension");
-  return success();
-}
-
-LogicalResult DsaElementwiseOp::verify() {
-  if (!llvm::is_contained({"add", "sub", "mul", "div", "max", "min"}, getKind()))
-    return emitOpError("unknown element-wise kind '") << getKind() << "'";
-  for (Value v : {getLhs(), getRhs(), getOut()}) {
-    auto b = cast<BufferType>(v.getType());
-    if (b.getSpace() != "UB") return emitOpError("operands must be UB buffers");
-    if (b != getOut().getType()) return emitOpError("operands must have one shape and element type");
-  }
-  return success();
-}
-
-LogicalResult ToTensorOp::verify() {
-  RankedTensorType block = getBuffer().getType().getBlockType();
-  if (!hasShapeAndElement(getType(), block.getShape(), block.getElementType()))
-    return emitOpError("result must have the buffer's shape and element type");
-  return success();
-}
-
-LogicalResult ToBufferOp::verify() {
-  if (getType().getBlockType() != getSrc().getType()) return emitOpError("buffer must have the block's shape and element type");
+  if (t.getSpace() != MemorySpace::Shared && !isAscendBuffer(t.getSpace()))
+    return emitOpError("buffers are allocated in smem, UB, L1, L0A, L0B or L0C, not ") << memorySpaceName(t.getSpace()).data();
   return success();
 }
 
@@ -552,21 +449,23 @@ LogicalResult RemoteOp::verify() {
   if (getSpace() == "cluster") {
     if (auto buf = dyn_cast<BufferType>(src)) {
       auto out = dyn_cast<BufferType>(dst);
-      if (buf.getSpace() != "smem") return emitOpError("a remote buffer must be made from a shared-memory buffer");
-      if (!out || out.getSpace() != "dsmem" || out.getBlockType() != buf.getBlockType())
-        return emitOpError("result must be a \"dsmem\" buffer of the operand's shape and element type");
+      if (buf.getSpace() != MemorySpace::Shared) return emitOpError("a remote buffer must be made from a shared-memory buffer");
+      if (!out || out.getSpace() != MemorySpace::RemoteShared || out.getBlockType() != buf.getBlockType())
+        return emitOpError("result must be a dsmem buffer of the operand's shape and element type");
       return success();
     }
     auto ptr = dyn_cast<PointerType>(elementTypeOf(src));
     auto out = dyn_cast<PointerType>(elementTypeOf(dst));
-    if (!ptr || ptr.getAddressSpace() != 3) return emitOpError("cluster remote access needs a shared-memory buffer or pointers (address space 3)");
-    if (!out || out.getAddressSpace() != 7 || out.getPointeeType() != ptr.getPointeeType() || shapeOf(src) != shapeOf(dst))
-      return emitOpError("result must be the operand's pointers in address space 7");
+    if (!ptr || ptr.getMemorySpace() != MemorySpace::Shared)
+      return emitOpError("cluster remote access needs a shared-memory buffer or pointers into shared memory (smem)");
+    if (!out || out.getMemorySpace() != MemorySpace::RemoteShared || out.getPointeeType() != ptr.getPointeeType() ||
+        shapeOf(src) != shapeOf(dst))
+      return emitOpError("result must be the operand's pointers in dsmem");
     return success();
   }
   if (getSpace() == "device") {
     auto ptr = dyn_cast<PointerType>(elementTypeOf(src));
-    if (!ptr || ptr.getAddressSpace() != 1) return emitOpError("device remote access needs global pointers");
+    if (!ptr || ptr.getMemorySpace() != MemorySpace::Global) return emitOpError("device remote access needs global pointers");
     if (dst != src) return emitOpError("result must have the operand's type");
     return success();
   }
@@ -603,53 +502,9 @@ LogicalResult RawCallOp::verify() {
   return success();
 }
 
-LogicalResult DsaMatmulOp::verify() {
-  BufferType a = getA().getType(), b = getB().getType(), c = getC().getType();
-  if (a.getSpace() != "L0A" || b.getSpace() != "L0B" || c.getSpace() != "L0C")
-    return emitOpError("operands must be in L0A and L0B and the result in L0C");
-  auto ta = a.getBlockType(), tb = b.getBlockType(), tc = c.getBlockType();
-  if (ta.getRank() != 2 || tb.getRank() != 2 || tc.getRank() != 2) return emitOpError("operands must be 2-D");
-  if (ta.getDimSize(1) != tb.getDimSize(0)) return emitOpError("inner dimensions differ");
-  if (tc.getDimSize(0) != ta.getDimSize(0) || tc.getDimSize(1) != tb.getDimSize(1)) return emitOpError("result shape must be M x N");
-  if (ta.getElementType() != tb.getElementType()) return emitOpError("a and b must have one element type");
-  return success();
-}
-
-LogicalResult DsaSubviewOp::verify() {
-  BufferType src = getSrc().getType(), dst = getType();
-  int64_t rank = src.getBlockType().getRank();
-  if (static_cast<int64_t>(getOffsets().size()) != rank || static_cast<int64_t>(getSizes().size()) != rank ||
-      static_cast<int64_t>(getStrides().size()) != rank)
-    return emitOpError("offsets, sizes and strides must each have ") << rank << " entries";
-  if (dst.getSpace() != src.getSpace() || dst.getBlockType() != RankedTensorType::get(getSizes(), src.getBlockType().getElementType()))
-    return emitOpError("result must be a buffer of `sizes` in the source's space");
-  for (auto [size, stride, dim] : llvm::zip(getSizes(), getStrides(), src.getBlockType().getShape()))
-    if (size < 1 || stride < 1 || (size - 1) * stride >= dim) return emitOpError("sizes and strides must fit in the source");
-  return success();
-}
-
-LogicalResult WarpSpecializeOp::verify() {
-  size_t workers = getWorkerRegions().size();
-  if (getWorkerNumWarps().size() != workers || getWorkerNumRegs().size() != workers)
-    return emitOpError("needs one warp count and one register count per worker region");
-  for (int32_t w : getWorkerNumWarps())
-    if (w <= 0 || (w & (w - 1)) != 0) return emitOpError("worker warp counts must be powers of two");
-  for (int32_t r : getWorkerNumRegs())
-    if (r < 24 || r > 256 || r % 8 != 0) return emitOpError("worker register counts must be multiples of 8 in 24..256");
-  auto yieldOf = [](Region &r) { return dyn_cast<PartitionYieldOp>(r.front().getTerminator()); };
-  auto defaultYield = yieldOf(getDefaultRegion());
-  if (!defaultYield || TypeRange(defaultYield.getValues()) != getResultTypes())
-    return emitOpError("the default region must yield the op's result types");
-  for (Region &r : getWorkerRegions()) {
-    auto y = yieldOf(r);
-    if (!y || !y.getValues().empty()) return emitOpError("worker regions yield nothing");
-  }
-  return success();
-}
-
 LogicalResult BufferSlotOp::verify() {
   BufferType src = getBuffer().getType(), dst = getType();
-  if (src.getSpace() != "smem" || dst.getSpace() != "smem") return emitOpError("slots are views of shared-memory buffers");
+  if (src.getSpace() != MemorySpace::Shared || dst.getSpace() != MemorySpace::Shared) return emitOpError("slots are views of shared-memory buffers");
   RankedTensorType block = src.getBlockType();
   if (block.getRank() < 2) return emitOpError("needs a buffer of rank 2 or more");
   if (dst.getBlockType() != RankedTensorType::get(block.getShape().drop_front(), block.getElementType()))
@@ -664,7 +519,7 @@ LogicalResult PipeCreateOp::verify() {
   if (getScope() != "cta") return emitOpError("scope must be 'cta'");
   for (Value f : getFields()) {
     auto buf = cast<BufferType>(f.getType());
-    if (buf.getSpace() != "smem" || buf.getBlockType().getRank() < 2 || buf.getBlockType().getDimSize(0) != getCapacity())
+    if (buf.getSpace() != MemorySpace::Shared || buf.getBlockType().getRank() < 2 || buf.getBlockType().getDimSize(0) != getCapacity())
       return emitOpError("fields must be shared-memory buffers of rank 2 or more whose leading dimension is the capacity");
   }
   return success();

@@ -12,8 +12,20 @@ def Tle_Dialect : Dialect {
   let cppNamespace = "::tle::ir";
   let summary = "Tile programs compiled from .tle kernels";
   let useDefaultTypePrinterParser = 1;
-  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;  // folds produce arith.constant
+  // What sema records on a kernel and its parameters; passes read these through
+  // ir/KernelSettings.h, which owns their defaults.
+  let discardableAttrs = (ins
+    "::mlir::UnitAttr":$kernel,            // a __global__ function (not a helper)
+    "::mlir::IntegerAttr":$num_warps,      // warps per program (--num-warps)
+    "::mlir::IntegerAttr":$num_stages,     // software-pipelining depth (--num-stages, tl.range)
+    "::mlir::StringAttr":$target,          // "cuda:sm_90a" (--target)
+    "::mlir::StringAttr":$name,            // a parameter's name in the source
+    "::mlir::IntegerAttr":$divisibility,   // a parameter's --signature hint (16)
+    "::mlir::UnitAttr":$readonly,          // a pointer parameter declared const (*k...)
+    "::mlir::UnitAttr":$unsigned,          // an unsigned integer parameter
+    "::mlir::IntegerAttr":$unroll_factor      // tl.range(loop_unroll_factor=)
+  );
 }
 
 class Tle_Op<string mnemonic, list<Trait> traits = []> : Op<Tle_Dialect, mnemonic, traits>;

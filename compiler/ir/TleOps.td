@@ -2,7 +2,6 @@
 #define TLE_OPS_TD
 
 include "TleTypes.td"
-include "TleLayouts.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 // ---- program geometry ------------------------------------------------------------------
@@ -139,7 +138,7 @@ def Tle_TransOp : Tle_Op<"trans", [Pure]> {
   let hasVerifier = 1;
 }
 
-// ---- TLE-Struct buffers ----------------------------------------------------------------
+// ---- on-chip buffers (TLE-Struct on either target; their ops are in tle_gpu and tle_dsa) --
 def Tle_AllocOp : Tle_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
   let summary = "allocate an on-chip buffer for the program's lifetime";
   let results = (outs Tle_Buffer:$result);
@@ -147,63 +146,12 @@ def Tle_AllocOp : Tle_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
   let hasVerifier = 1;
 }
 
-def Tle_LocalPtrOp : Tle_Op<"local_ptr", [Pure]> {
-  let summary = "pointers (address space 3) into a shared-memory buffer at the given indices";
-  let description = [{
-    One index operand per buffer dimension, all of one shape; the result has that shape.
-    Without indices the result points at every element (the buffer's shape).
-  }];
-  let arguments = (ins Tle_Buffer:$buffer, Variadic<AnyType>:$indices);
-  let results = (outs AnyType:$result);
-  let assemblyFormat = "$buffer (`[` $indices^ `]`)? attr-dict `:` type($buffer) (`,` type($indices)^)? `->` type($result)";
-  let hasVerifier = 1;
-}
 
-def Tle_CopyOp : Tle_Op<"copy", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "copy a block between global memory (a block of pointers) and a buffer, either way";
-  let arguments = (ins AnyType:$src, AnyType:$dst);
-  let assemblyFormat = "$src `,` $dst attr-dict `:` type($src) `,` type($dst)";
-  let hasVerifier = 1;
-}
 
-def Tle_LocalLoadOp : Tle_Op<"local_load", [MemoryEffects<[MemRead]>]> {
-  let summary = "read a whole buffer into a block";
-  let arguments = (ins Tle_Buffer:$buffer);
-  let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($result)";
-  let hasVerifier = 1;
-}
 
-// ---- TLE-Struct DSA (Ascend) -----------------------------------------------------------
-def Tle_DsaCopyOp : Tle_Op<"dsa_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "copy the leading `sizes` part of a block between global memory and a local buffer";
-  let arguments = (ins AnyType:$src, AnyType:$dst, Variadic<I32>:$sizes);
-  let assemblyFormat = "$src `,` $dst `,` `[` $sizes `]` attr-dict `:` type($src) `,` type($dst)";
-  let hasVerifier = 1;
-}
 
-def Tle_DsaElementwiseOp : Tle_Op<"dsa_elementwise", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "out = lhs <kind> rhs on unified-buffer (UB) buffers, element-wise";
-  let arguments = (ins StrAttr:$kind, Tle_Buffer:$lhs, Tle_Buffer:$rhs, Tle_Buffer:$out);
-  let assemblyFormat = "$kind $lhs `,` $rhs `,` $out attr-dict `:` type($lhs) `,` type($rhs) `,` type($out)";
-  let hasVerifier = 1;
-}
 
-def Tle_ToTensorOp : Tle_Op<"to_tensor", [MemoryEffects<[MemRead]>]> {
-  let summary = "view a local buffer as a block";
-  let arguments = (ins Tle_Buffer:$buffer, UnitAttr:$writable);
-  let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($result)";
-  let hasVerifier = 1;
-}
 
-def Tle_ToBufferOp : Tle_Op<"to_buffer", [MemoryEffects<[MemAlloc, MemWrite]>]> {
-  let summary = "a new local buffer holding a block";
-  let arguments = (ins AnyRankedTensor:$src);
-  let results = (outs Tle_Buffer:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
-  let hasVerifier = 1;
-}
 
 // ---- Triton-distributed signals and symmetric memory ----------------------------------
 def Tle_RankOp : Tle_Op<"rank", [Pure]> {
@@ -323,14 +271,6 @@ def Tle_AtomicCASOp : Tle_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]>
   let hasVerifier = 1;
 }
 
-// ---- layouts (set by the CUDA layout pass) ----------------------------------------------
-def Tle_ConvertLayoutOp : Tle_Op<"convert_layout", [Pure]> {
-  let summary = "redistribute a tensor over the threads (through shared memory)";
-  let arguments = (ins AnyRankedTensor:$src);
-  let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
-  let hasVerifier = 1;
-}
 
 def Tle_BarrierOp : Tle_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "synchronize all threads of the program (tl.debug_barrier)";
@@ -471,42 +411,9 @@ def Tle_RawCallOp : Tle_Op<"raw_call", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
-// ---- TLE-Struct DSA cube ----------------------------------------------------------------
-def Tle_DsaMatmulOp : Tle_Op<"dsa_matmul", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "c (L0C) = a (L0A) @ b (L0B), plus c unless `init`: the cube unit's Mmad";
-  let arguments = (ins Tle_Buffer:$a, Tle_Buffer:$b, Tle_Buffer:$c, UnitAttr:$init);
-  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)";
-  let hasVerifier = 1;
-}
 
-def Tle_DsaSubviewOp : Tle_Op<"dsa_subview", [Pure]> {
-  let summary = "a strided window of a local buffer (same memory, no copy)";
-  let arguments = (ins Tle_Buffer:$src, Variadic<I32>:$offsets, DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$strides);
-  let results = (outs Tle_Buffer:$result);
-  let assemblyFormat = "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)";
-  let hasVerifier = 1;
-}
 
-// ---- TLE-Struct GPU warp specialization ------------------------------------------------------
-def Tle_WarpSpecializeOp : Tle_Op<"warp_specialize", [RecursiveMemoryEffects]> {
-  let summary = "run partitions of the program concurrently on separate warp groups";
-  let description = [{
-    The default region runs on the program's warps and yields the op's results; worker
-    region i runs on workerNumWarps[i] warps with at most workerNumRegs[i] registers per
-    thread and yields nothing. Every region ends with tle.partition.yield.
-  }];
-  let arguments = (ins DenseI32ArrayAttr:$workerNumWarps, DenseI32ArrayAttr:$workerNumRegs);
-  let results = (outs Variadic<AnyType>:$results);
-  let regions = (region SizedRegion<1>:$defaultRegion, VariadicRegion<SizedRegion<1>>:$workerRegions);
-  let assemblyFormat = "(`->` type($results)^)? `default` $defaultRegion `workers` $workerRegions attr-dict";
-  let hasVerifier = 1;
-}
 
-def Tle_PartitionYieldOp : Tle_Op<"partition.yield", [Pure, Terminator, HasParent<"WarpSpecializeOp">]> {
-  let summary = "the end of a warp_specialize partition (the default partition's results)";
-  let arguments = (ins Variadic<AnyType>:$values);
-  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
-}
 
 // ---- TLE-Lite pipes ---------------------------------------------------------------------------
 def Tle_BufferSlotOp : Tle_Op<"buffer_slot", [Pure]> {

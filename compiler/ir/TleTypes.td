@@ -3,13 +3,21 @@
 
 include "TleBase.td"
 
-// Address spaces follow NVPTX numbering: 1 global, 3 shared, 7 shared of another block
-// in the cluster. Pointers to global memory print without it: !tle.ptr<f32>.
+// A memory space by name (target/MemorySpace.h): global, smem, dsmem, UB, L1, L0A, L0B, L0C.
+// Which of them a target has is the target model's business, not the IR's.
+class Tle_MemorySpaceParameter<string default = ""> : AttrOrTypeParameter<"::tle::MemorySpace", "a memory space"> {
+  let printer = "$_printer << ::tle::memorySpaceName($_self)";
+  let parser = "::tle::ir::parseMemorySpace($_parser)";
+  let defaultValue = default;
+}
+
+// Pointers into global memory print without their space: !tle.ptr<f32>; pointers into a
+// block's shared memory as !tle.ptr<f32, smem>, into another block's as !tle.ptr<f32, dsmem>.
 def Tle_PointerType : TypeDef<Tle_Dialect, "Pointer"> {
   let mnemonic = "ptr";
-  let summary = "pointer to a scalar in an address space";
-  let parameters = (ins "::mlir::Type":$pointeeType, DefaultValuedParameter<"int", "1">:$addressSpace);
-  let assemblyFormat = "`<` $pointeeType (`,` $addressSpace^)? `>`";
+  let summary = "pointer to a scalar in a memory space";
+  let parameters = (ins "::mlir::Type":$pointeeType, Tle_MemorySpaceParameter<"::tle::MemorySpace::Global">:$memorySpace);
+  let assemblyFormat = "`<` $pointeeType (`,` $memorySpace^)? `>`";
 }
 
 def Tle_AnyPtr : Type<CPred<"::mlir::isa<::tle::ir::PointerType>($_self)">, "pointer", "::tle::ir::PointerType">;
@@ -24,11 +32,11 @@ def Tle_BlockPointerType : TypeDef<Tle_Dialect, "BlockPointer"> {
 }
 
 // An on-chip buffer (tle.gpu.alloc, tle.dsa.alloc): `shape` elements in memory `space`
-// ("smem" for GPU shared memory; "UB", "L1", "L0A", "L0B", "L0C" on Ascend).
+// (smem for GPU shared memory, dsmem for another block's; UB, L1, L0A, L0B, L0C on Ascend).
 def Tle_BufferType : TypeDef<Tle_Dialect, "Buffer"> {
   let mnemonic = "buffer";
   let summary = "a statically shaped buffer in an on-chip memory";
-  let parameters = (ins "::mlir::RankedTensorType":$blockType, StringRefParameter<>:$space);
+  let parameters = (ins "::mlir::RankedTensorType":$blockType, Tle_MemorySpaceParameter<>:$space);
   let assemblyFormat = "`<` $blockType `,` $space `>`";
 }
 

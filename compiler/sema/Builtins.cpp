@@ -3,6 +3,8 @@
 #include "sema/Lowering.h"
 
 #include "ir/Dialect.h"
+#include "ir/DsaDialect.h"
+#include "ir/GpuDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -101,13 +103,6 @@ static std::vector<int64_t> shapeArg(FunctionLowering &fl, const Value &v, Sourc
   return shape;
 }
 
-// Shared memory a block may use, by target: what a kernel can request dynamically.
-static int64_t sharedMemoryLimit(const std::string &target) {
-  if (target == "cuda:sm_90a" || target == "cuda:sm_90") return 227 * 1024;
-  if (target == "cuda:sm_80" || target == "cuda:sm_87") return 163 * 1024;
-  return 99 * 1024;  // sm_86, sm_89
-}
-
 // tle.gpu.alloc / local_ptr / copy / local_load / memory_space.
 Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
@@ -116,7 +111,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     if (!v.isRuntime() || !v.type.isBuffer)
       fail(r, DiagId::TypeMismatch, fn + " needs a buffer from tle.gpu.alloc, got " +
                                         withArticle(v.isRuntime() ? v.type.str() : v.describe()));
-    if (v.type.space == "dsmem" && !remoteOk)
+    if (v.type.space == MemorySpace::RemoteShared && !remoteOk)
       fail(r, DiagId::TypeMismatch, fn + " needs a local buffer; address a remote buffer with tle.gpu.local_ptr");
   };
   if (member == "alloc") {
@@ -142,15 +137,15 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
       fail(where[3], DiagId::UnsupportedInKernel, "tensor-memory (tmem) buffers are not supported: they need Blackwell (sm_100), and tlec targets sm_80-sm_90a");
     int64_t bytes = (bitWidth(d) + 7) / 8;
     for (int64_t n : shape) bytes *= n;
-    int64_t limit = sharedMemoryLimit(currentModule().target);
+    int64_t limit = currentModule().target->memorySpace(MemorySpace::Shared)->capacityBytes;
     if (bytes > limit)
       fail(at, DiagId::ShapeMismatch, "a buffer of " + std::to_string(bytes) + " bytes exceeds the " + std::to_string(limit / 1024) +
-                                          " KiB of shared memory a block can use on " + currentModule().target);
+                                          " KiB of shared memory a block can use on " + currentModule().target->name());
     TType t;
     t.dtype = d;
     t.isBuffer = true;
     t.blockShape = shape;
-    t.space = scope;
+    t.space = MemorySpace::Shared;
     auto op = builder_.create<tle::ir::AllocOp>(l, irType(t));
     return Value::ofRuntime(op.getResult(), t);
   }
@@ -158,7 +153,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     auto a = bindArgs(*this, "tle.gpu.local_ptr", {{"buffer", true}, {"indices", false}}, args, at, &where);
     requireBuffer(*a[0], where[0], "tle.gpu.local_ptr", /*remoteOk=*/true);
     const TType &buf = a[0]->type;
-    if (buf.space != "smem" && buf.space != "dsmem")
+    if (!isSharedMemory(buf.space))
       fail(where[0], DiagId::TypeMismatch, "tle.gpu.local_ptr needs a shared-memory buffer, got " + withArticle(buf.str()));
     std::vector<mlir::Value> indices;
     std::vector<int64_t> shape = buf.blockShape;
@@ -186,9 +181,9 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     TType t;
     t.dtype = buf.dtype;
     t.isPointer = true;
-    t.addressSpace = buf.space == "dsmem" ? 7 : 3;  // a remote buffer: another block's shared memory
+    t.space = buf.space;  // a remote buffer: another block's shared memory
     t.shape = shape;
-    auto op = builder_.create<tle::ir::LocalPtrOp>(l, irType(t), a[0]->ir, indices);
+    auto op = builder_.create<tle::gpu::LocalPtrOp>(l, irType(t), a[0]->ir, indices);
     return Value::ofRuntime(op.getResult(), t);
   }
   if (member == "copy") {
@@ -197,8 +192,8 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     const Value &global = toLocal ? *a[0] : *a[1];
     const Value &local = toLocal ? *a[1] : *a[0];
     SourceRange gr = toLocal ? where[0] : where[1], lr = toLocal ? where[1] : where[0];
-    if (!local.isRuntime() || !local.type.isBuffer || local.type.space != "smem" || !global.isRuntime() || !global.type.isPointer ||
-        global.type.addressSpace != 1)
+    if (!local.isRuntime() || !local.type.isBuffer || local.type.space != MemorySpace::Shared || !global.isRuntime() ||
+        !global.type.isPointer || global.type.space != MemorySpace::Global)
       fail(at, DiagId::TypeMismatch, "tle.gpu.copy copies between global memory (a block of pointers) and a buffer; got " +
                                          withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()) + " and " +
                                          withArticle(a[1]->isRuntime() ? a[1]->type.str() : a[1]->describe()));
@@ -213,7 +208,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     if (global.type.dtype != local.type.dtype)
       fail(lr, DiagId::TypeMismatch, std::string("tle.gpu.copy between ") + dtypeName(global.type.dtype) + " memory and " +
                                          withArticle(local.type.str()));
-    builder_.create<tle::ir::CopyOp>(l, a[0]->ir, a[1]->ir);
+    builder_.create<tle::gpu::CopyOp>(l, a[0]->ir, a[1]->ir);
     return Value::none();
   }
   if (member == "local_load") {
@@ -222,7 +217,7 @@ Value FunctionLowering::gpuStruct(const std::string &member, CallArgs &args, Sou
     TType t;
     t.dtype = a[0]->type.dtype;
     t.shape = a[0]->type.blockShape;
-    auto op = builder_.create<tle::ir::LocalLoadOp>(l, irType(t), a[0]->ir);
+    auto op = builder_.create<tle::gpu::LocalLoadOp>(l, irType(t), a[0]->ir);
     return Value::ofRuntime(op.getResult(), t);
   }
   if (member == "memory_space") {
@@ -242,7 +237,7 @@ Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, So
   TType i32;
   i32.dtype = DType::I32;
   auto signalPtr = [&](const Value &v, SourceRange r, const std::string &fn) {
-    if (!v.isRuntime() || !v.type.isPointer || v.type.addressSpace != 1)
+    if (!v.isRuntime() || !v.type.isPointer || v.type.space != MemorySpace::Global)
       fail(r, DiagId::TypeMismatch, fn + " needs a pointer to global signals, got " + withArticle(v.isRuntime() ? v.type.str() : v.describe()));
     if (v.type.dtype != DType::I32 && v.type.dtype != DType::I64 && v.type.dtype != DType::U32 && v.type.dtype != DType::U64)
       fail(r, DiagId::TypeMismatch, fn + ": signals are 32- or 64-bit integers, got a pointer to " + std::string(dtypeName(v.type.dtype)));
@@ -298,20 +293,12 @@ Value FunctionLowering::tritonDist(const std::string &member, CallArgs &args, So
   }
   // symm_at
   auto a = bindArgs(*this, "dl.symm_at", {{"ptr", true}, {"rank", true}}, args, at, &where);
-  if (!a[0]->isRuntime() || !a[0]->type.isPointer || a[0]->type.addressSpace != 1)
+  if (!a[0]->isRuntime() || !a[0]->type.isPointer || a[0]->type.space != MemorySpace::Global)
     fail(where[0], DiagId::TypeMismatch, "dl.symm_at needs a pointer into a symmetric allocation, got " +
                                              withArticle(a[0]->isRuntime() ? a[0]->type.str() : a[0]->describe()));
   Value rank = integerScalarI32(*a[1], where[1], "the rank");
   auto op = builder_.create<tle::ir::SymmAtOp>(l, a[0]->ir.getType(), a[0]->ir, rank.ir);
   return Value::ofRuntime(op.getResult(), a[0]->type);
-}
-
-// Capacity of each Ascend 910B on-chip memory, per AI core.
-static int64_t ascendCapacity(const std::string &space) {
-  if (space == "UB") return 192 * 1024;
-  if (space == "L1") return 512 * 1024;
-  if (space == "L0C") return 128 * 1024;
-  return 64 * 1024;  // L0A, L0B
 }
 
 // tle.dsa.alloc / copy / add..min / to_tensor / to_buffer (Ascend).
@@ -321,10 +308,10 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
   auto spaceOf = [&](const Value &v, SourceRange r) {
     if (v.kind != Value::Kind::Builtin || v.text.rfind("tle.dsa.space.", 0) != 0)
       fail(r, DiagId::TypeMismatch, "a DSA memory space is one of tle.dsa.ascend.UB, L1, L0A, L0B, L0C; got " + v.describe());
-    return v.text.substr(14);
+    return *memorySpaceNamed(v.text.substr(14));
   };
   auto requireBuffer = [&](const Value &v, SourceRange r, const std::string &what) {
-    if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem" || v.type.space == "dsmem")
+    if (!v.isRuntime() || !v.type.isBuffer || !isAscendBuffer(v.type.space))
       fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " +
                                         withArticle(v.isRuntime() ? v.type.str() : v.describe()));
   };
@@ -336,12 +323,14 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
       shape.push_back(n);
     }
     DType d = requireDType(*a[1], where[1], "the dtype");
-    std::string space = spaceOf(*a[2], where[2]);
+    MemorySpace space = spaceOf(*a[2], where[2]);
     int64_t bytes = (bitWidth(d) + 7) / 8;
     for (int64_t n : shape) bytes *= n;
-    if (bytes > ascendCapacity(space))
-      fail(at, DiagId::ShapeMismatch, "a buffer of " + std::to_string(bytes) + " bytes exceeds the " +
-                                          std::to_string(ascendCapacity(space) / 1024) + " KiB of " + space + " on ascend:910b");
+    const TargetInfo &dsa = *currentModule().target;
+    int64_t capacity = dsa.memorySpace(space)->capacityBytes;
+    if (bytes > capacity)
+      fail(at, DiagId::ShapeMismatch, "a buffer of " + std::to_string(bytes) + " bytes exceeds the " + std::to_string(capacity / 1024) +
+                                          " KiB of " + std::string(memorySpaceName(space)) + " on " + dsa.name());
     TType t;
     t.dtype = d;
     t.isBuffer = true;
@@ -359,10 +348,10 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
     if (cubeOperand) {
       requireBuffer(*a[0], where[0], "the source");
       requireBuffer(*a[1], where[1], "the destination");
-      const std::string &from = a[0]->type.space, &to = a[1]->type.space;
-      if (from != "L1" || (to != "L0A" && to != "L0B"))
+      MemorySpace from = a[0]->type.space, to = a[1]->type.space;
+      if (from != MemorySpace::L1 || (to != MemorySpace::L0A && to != MemorySpace::L0B))
         fail(at, DiagId::TypeMismatch, "tle.dsa.copy between two buffers only moves L1 to L0A or L0B (the cube's operand path); got " +
-                                           from + " to " + to);
+                                           std::string(memorySpaceName(from)) + " to " + std::string(memorySpaceName(to)));
       if (a[0]->type.blockShape != a[1]->type.blockShape || a[0]->type.dtype != a[1]->type.dtype)
         fail(at, DiagId::ShapeMismatch, "the buffers (" + a[0]->type.str() + " and " + a[1]->type.str() +
                                             ") must have one shape and element type");
@@ -373,11 +362,11 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
     if (cubeOperand) {
     } else if (!global.isRuntime() || !global.type.isPointer)
       fail(srcBuf ? where[1] : where[0], DiagId::TypeMismatch, "the global operand of tle.dsa.copy must be a block of pointers");
-    const std::string &space = local.type.space;
-    if (!cubeOperand && (space == "L0A" || space == "L0B"))
+    MemorySpace space = local.type.space;
+    if (!cubeOperand && (space == MemorySpace::L0A || space == MemorySpace::L0B))
       fail(srcBuf ? where[0] : where[1], DiagId::TypeMismatch,
-           "global memory cannot be copied to or from " + space + " directly; stage it through an L1 buffer");
-    if (!cubeOperand && space == "L0C" && !srcBuf)
+           "global memory cannot be copied to or from " + std::string(memorySpaceName(space)) + " directly; stage it through an L1 buffer");
+    if (!cubeOperand && space == MemorySpace::L0C && !srcBuf)
       fail(where[1], DiagId::TypeMismatch, "L0C receives cube (matrix) results only; it cannot be loaded from global memory");
     if (!cubeOperand && (global.type.shape != local.type.blockShape || global.type.dtype != local.type.dtype))
       fail(at, DiagId::ShapeMismatch, "the pointer block (" + global.type.str() + ") and the buffer (" + local.type.str() +
@@ -402,33 +391,34 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
         fail(where[2], DiagId::TypeMismatch, "copy sizes must be integer scalars");
       sizeIr.push_back(v.type.dtype == DType::I32 ? v.ir : cast(v, DType::I32, where[2]).ir);
     }
-    builder_.create<tle::ir::DsaCopyOp>(l, a[0]->ir, a[1]->ir, sizeIr);
+    builder_.create<tle::dsa::CopyOp>(l, a[0]->ir, a[1]->ir, sizeIr);
     return Value::none();
   }
   if (member == "to_tensor") {
     auto a = bindArgs(*this, "tle.dsa.to_tensor", {{"buffer", true}, {"writable", false}}, args, at, &where);
     requireBuffer(*a[0], where[0], "tle.dsa.to_tensor's operand");
-    if (a[0]->type.space != "UB")
+    if (a[0]->type.space != MemorySpace::UB)
       fail(where[0], DiagId::TypeMismatch, "tle.dsa.to_tensor needs a UB buffer, got " + withArticle(a[0]->type.str()));
     TType t;
     t.dtype = a[0]->type.dtype;
     t.shape = a[0]->type.blockShape;
     bool writable = a[1] && truthy(*a[1], where[1]);
-    return Value::ofRuntime(builder_.create<tle::ir::ToTensorOp>(l, irType(t), a[0]->ir, writable).getResult(), t);
+    return Value::ofRuntime(builder_.create<tle::dsa::ToTensorOp>(l, irType(t), a[0]->ir, writable).getResult(), t);
   }
   if (member == "to_buffer") {
     auto a = bindArgs(*this, "tle.dsa.to_buffer", {{"tensor", true}, {"space", true}}, args, at, &where);
     const Value &x = *a[0];
     if (!x.isRuntime() || !x.type.isBlock() || x.type.isPointer)
       fail(where[0], DiagId::TypeMismatch, "tle.dsa.to_buffer needs a block of numbers, got " + withArticle(x.isRuntime() ? x.type.str() : x.describe()));
-    std::string space = spaceOf(*a[1], where[1]);
-    if (space != "UB") fail(where[1], DiagId::TypeMismatch, "tle.dsa.to_buffer can place a block only in UB, not " + space);
+    MemorySpace space = spaceOf(*a[1], where[1]);
+    if (space != MemorySpace::UB)
+      fail(where[1], DiagId::TypeMismatch, "tle.dsa.to_buffer can place a block only in UB, not " + std::string(memorySpaceName(space)));
     TType t;
     t.dtype = x.type.dtype;
     t.isBuffer = true;
     t.blockShape = x.type.shape;
     t.space = space;
-    return Value::ofRuntime(builder_.create<tle::ir::ToBufferOp>(l, irType(t), x.ir).getResult(), t);
+    return Value::ofRuntime(builder_.create<tle::dsa::ToBufferOp>(l, irType(t), x.ir).getResult(), t);
   }
   if (member == "matmul" || member == "subview") return dsaCube(member, args, at);
   if (member == "hint") {  // `with tle.dsa.hint(inter_no_alias=True):` -- compile-time keywords only
@@ -444,14 +434,14 @@ Value FunctionLowering::dsaStruct(const std::string &member, CallArgs &args, Sou
   const char *names[] = {"lhs", "rhs", "out"};
   for (size_t i = 0; i < 3; ++i) {
     requireBuffer(*a[i], where[i], fn + "'s '" + names[i] + "'");
-    if (a[i]->type.space != "UB")
+    if (a[i]->type.space != MemorySpace::UB)
       fail(where[i], DiagId::TypeMismatch, fn + " runs on the vector unit, which reads UB buffers only; '" + names[i] +
                                                "' is " + withArticle(a[i]->type.str()));
     if (a[i]->type != a[2]->type)
       fail(where[i], DiagId::ShapeMismatch, fn + "'s operands must have one shape and element type: " + a[i]->type.str() +
                                                 " and " + a[2]->type.str());
   }
-  builder_.create<tle::ir::DsaElementwiseOp>(l, builder_.getStringAttr(member), a[0]->ir, a[1]->ir, a[2]->ir);
+  builder_.create<tle::dsa::ElementwiseOp>(l, builder_.getStringAttr(member), a[0]->ir, a[1]->ir, a[2]->ir);
   return Value::none();
 }
 
@@ -605,12 +595,11 @@ Value FunctionLowering::attributeOfModule(const Value &module, const std::string
     if (attr == "jit") return Value::ofBuiltin("triton.jit");
     if (attr == "hardware_constraint") return Value::ofBuiltin("tle.hardware_constraint");
     // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
-    bool cuda = currentModule().target.rfind("cuda:", 0) == 0;
     if (attr == "gpu" || attr == "dsa") {
-      if ((attr == "gpu") != cuda)
+      if (!currentModule().target->accepts(attr == "gpu" ? Tier::GpuStruct : Tier::DsaStruct))
         fail(at, DiagId::TierNotForTarget,
              "tle." + attr + " (TLE-Struct for " + (attr == "gpu" ? "GPUs" : "Ascend DSAs") +
-                 ") is not available for target " + currentModule().target + "; " +
+                 ") is not available for target " + currentModule().target->name() + "; " +
                  (attr == "gpu" ? "use tle.dsa.* or TLE-Lite for Ascend" : "use tle.gpu.* or TLE-Lite for CUDA"));
       return Value::ofModule("tle." + attr);
     }

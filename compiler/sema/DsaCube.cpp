@@ -3,6 +3,7 @@
 #include "sema/Lowering.h"
 
 #include "ir/Dialect.h"
+#include "ir/DsaDialect.h"
 
 namespace tle::sema {
 
@@ -10,19 +11,19 @@ Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, Sourc
   std::vector<SourceRange> where;
   mlir::Location l = loc(at);
   auto localBuffer = [&](const Value &v, SourceRange r, const std::string &what) {
-    if (!v.isRuntime() || !v.type.isBuffer || v.type.space == "smem" || v.type.space == "dsmem")
+    if (!v.isRuntime() || !v.type.isBuffer || !isAscendBuffer(v.type.space))
       fail(r, DiagId::TypeMismatch, what + " must be a buffer from tle.dsa.alloc, got " + describeWithArticle(v));
   };
   if (member == "matmul") {
     // tle.dsa.matmul(a, b, c, init=False): c = a @ b (+ c unless init), [M, K] x [K, N] -> [M, N].
     auto a = bindArgs(*this, "tle.dsa.matmul", {{"a", true}, {"b", true}, {"c", true}, {"init", false}}, args, at, &where);
     const char *names[] = {"a", "b", "c"};
-    const char *spaces[] = {"L0A", "L0B", "L0C"};
+    const MemorySpace spaces[] = {MemorySpace::L0A, MemorySpace::L0B, MemorySpace::L0C};
     for (size_t i = 0; i < 3; ++i) {
       localBuffer(*a[i], where[i], std::string("tle.dsa.matmul's '") + names[i] + "'");
       if (a[i]->type.space != spaces[i])
         fail(where[i], DiagId::TypeMismatch, std::string("the cube unit ") + (i == 2 ? "writes its result to " : "reads its '") +
-                                                 (i == 2 ? "" : std::string(names[i]) + "' operand from ") + spaces[i] + "; '" +
+                                                 (i == 2 ? "" : std::string(names[i]) + "' operand from ") + std::string(memorySpaceName(spaces[i])) + "; '" +
                                                  names[i] + "' is " + describeWithArticle(*a[i]));
       if (a[i]->type.blockShape.size() != 2)
         fail(where[i], DiagId::ShapeMismatch, std::string("tle.dsa.matmul needs 2-D buffers; '") + names[i] + "' is " + describeWithArticle(*a[i]));
@@ -50,7 +51,7 @@ Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, Sourc
       fail(where[2], DiagId::TypeMismatch, std::string("the cube unit accumulates ") + dtypeName(in) + " products in " +
                                                dtypeName(acc) + "; 'c' is " + describeWithArticle(*a[2]));
     bool init = a[3] && truthy(*a[3], where[3]);
-    builder_.create<tle::ir::DsaMatmulOp>(l, a[0]->ir, a[1]->ir, a[2]->ir, init);
+    builder_.create<tle::dsa::MatmulOp>(l, a[0]->ir, a[1]->ir, a[2]->ir, init);
     return Value::none();
   }
   // tle.dsa.subview(src, offsets, sizes, strides): sizes and strides are compile-time,
@@ -100,7 +101,7 @@ Value FunctionLowering::dsaCube(const std::string &member, CallArgs &args, Sourc
   }
   TType t = src;
   t.blockShape = sizes;
-  auto op = builder_.create<tle::ir::DsaSubviewOp>(l, irType(t), a[0]->ir, offsetIr, builder_.getDenseI64ArrayAttr(sizes),
+  auto op = builder_.create<tle::dsa::SubviewOp>(l, irType(t), a[0]->ir, offsetIr, builder_.getDenseI64ArrayAttr(sizes),
                                                    builder_.getDenseI64ArrayAttr(strides));
   return Value::ofRuntime(op.getResult(), t);
 }

@@ -2,6 +2,7 @@
 #include "sema/Lowering.h"
 
 #include "ir/Dialect.h"
+#include "ir/KernelSettings.h"
 #include "support/Spelling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -566,9 +567,9 @@ void FunctionLowering::forStmt(const For &s) {
   mlir::Location l = loc(s.range);
   auto loop = builder_.create<mlir::scf::ForOp>(l, lb.ir, ub.ir, st.ir, initIr);
   if (auto ns = options.find("num_stages"); ns != options.end() && ns->second.kind == Value::Kind::Int)
-    loop->setAttr("tle.num_stages", builder_.getI32IntegerAttr(static_cast<int32_t>(ns->second.intValue)));
+    tle::ir::setLoopNumStages(loop, static_cast<unsigned>(ns->second.intValue));
   if (auto uf = options.find("loop_unroll_factor"); uf != options.end() && uf->second.kind == Value::Kind::Int)
-    loop->setAttr("tle.unroll_factor", builder_.getI32IntegerAttr(static_cast<int32_t>(uf->second.intValue)));
+    tle::ir::setLoopUnrollFactor(loop, static_cast<unsigned>(uf->second.intValue));
 
   std::map<std::string, Value> before = frames_.back().locals;
   mlir::Block *body = loop.getBody();

@@ -5,6 +5,7 @@
 
 #include "sema/Value.h"
 #include "support/Diagnostics.h"
+#include "target/Target.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -30,7 +31,7 @@ struct ModuleScope {
   std::map<std::string, std::pair<Value, std::string>> fromImports;
   FileId file = kNoFile;
   std::string fileName;
-  std::string target = "cuda:sm_90a";  // decides which TLE-Struct tier is available
+  const TargetInfo *target = &defaultTarget();  // which tiers, memories and features there are
   unsigned numWarps = 4;               // the program's threads are numWarps * 32 (TLE-Raw calls)
   // Imported modules that are not .tle files (host libraries such as torch, or a
   // misspelt module): why a kernel cannot use them, with the paths searched.

@@ -18,7 +18,9 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 
 std::string TType::str() const {
   if (isBuffer)
-    return (space == "smem" ? std::string("shared-memory") : space == "dsmem" ? std::string("remote shared-memory") : space) +
+    return (space == MemorySpace::Shared         ? std::string("shared-memory")
+            : space == MemorySpace::RemoteShared ? std::string("remote shared-memory")
+                                                 : std::string(memorySpaceName(space))) +
            " buffer" + shapeText(blockShape) + " of " + dtypeName(dtype);
   if (isTensorDesc) return "tensor descriptor of " + shapeText(blockShape) + " blocks of " + dtypeName(dtype);
   if (isBlockPtr) return "block pointer to " + shapeText(blockShape) + " of " + dtypeName(dtype);
@@ -79,7 +81,7 @@ mlir::Type FunctionLowering::irType(const TType &t) {
     return tle::ir::TensorDescType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem));
   if (t.isBuffer)
     return tle::ir::BufferType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem), t.space);
-  if (t.isPointer) elem = tle::ir::PointerType::get(builder_.getContext(), elem, t.addressSpace);
+  if (t.isPointer) elem = tle::ir::PointerType::get(builder_.getContext(), elem, t.space);
   if (t.shape.empty()) return elem;
   return mlir::RankedTensorType::get(t.shape, elem);
 }

@@ -56,7 +56,7 @@ Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, Sou
   if (name == "buffer.slot") {
     auto a = bindArgs(*this, "buffer.slot", {{"self", true}, {"stage", true}}, args, at, &where);
     const Value &buf = *a[0];
-    if (buf.type.space != "smem") fail(at, DiagId::TypeMismatch, "buffer.slot supports only shared-memory buffers, got " + withArticle(buf.type.str()));
+    if (buf.type.space != MemorySpace::Shared) fail(at, DiagId::TypeMismatch, "buffer.slot supports only shared-memory buffers, got " + withArticle(buf.type.str()));
     if (buf.type.blockShape.size() < 2) fail(at, DiagId::ShapeMismatch, "buffer.slot needs a buffer of rank 2 or more, got " + withArticle(buf.type.str()));
     Value stage = integerScalarI32(*a[1], where[1], "the stage");
     if (!a[1]->isRuntime()) {
@@ -85,7 +85,7 @@ Value FunctionLowering::pipeBuiltin(const std::string &name, CallArgs &args, Sou
       else {
         if (key[0] == '_' || key == "fields")
           fail(r, DiagId::ConstantError, "pipe field names must not start with '_' and must not be 'fields', got '" + key + "'");
-        if (!v.isRuntime() || !v.type.isBuffer || v.type.space != "smem" || v.type.blockShape.size() < 2)
+        if (!v.isRuntime() || !v.type.isBuffer || v.type.space != MemorySpace::Shared || v.type.blockShape.size() < 2)
           fail(r, DiagId::TypeMismatch, "pipe field '" + key + "' must be a shared-memory buffer (tle.gpu.alloc) of rank 2 or more, got " +
                                             (v.isRuntime() ? withArticle(v.type.str()) : v.describe()));
         fieldNames.push_back(key);

@@ -92,15 +92,15 @@ Value FunctionLowering::rawCall(CallArgs &args, SourceRange at) {
     languageRange = v.second;
   }
   if (language.empty()) fail(languageRange, DiagId::ArgumentMismatch, "a raw function needs its language: @tle.raw.language(name=\"cuda\")");
-  const std::string &target = currentModule().target;
-  bool cuda = target.rfind("cuda:", 0) == 0;
+  const TargetInfo &target = *currentModule().target;
+  const bool cuda = target.family() == TargetFamily::Cuda;
   if (language == "mlir")
     fail(languageRange, DiagId::NotImplemented, "raw functions in MLIR (written with MLIR's Python bindings) are not implemented; "
                                                 "tlec compiles raw functions whose docstring is CUDA or AscendC source");
   if (language != "cuda" && language != "ascendc")
     fail(languageRange, DiagId::ConstantError, "unknown raw language '" + language + "'; tlec supports \"cuda\" and \"ascendc\"");
-  if ((language == "cuda") != cuda) {
-    diags_.report(DiagId::TierNotForTarget, at, "'" + def.name + "' is written in " + language + ", which target " + target +
+  if (!target.acceptsRawLanguage(language)) {
+    diags_.report(DiagId::TierNotForTarget, at, "'" + def.name + "' is written in " + language + ", which target " + target.name() +
                                                     " cannot run; compile for " + (cuda ? "an ascend:* target" : "a cuda:* target"))
         .note(languageRange, "its language is declared here");
     throw LoweringFailed{};
@@ -181,11 +181,11 @@ Value FunctionLowering::rawCall(CallArgs &args, SourceRange at) {
   if (syncScope == "warp" && cuda && total % 32 != 0)
     fail(hardwareRange, DiagId::ShapeMismatch, "sync_scope=\"warp\" synchronizes whole warps, but " + std::to_string(total) +
                                                    " threads is not a multiple of 32");
-  if (syncScope == "cluster" && (!cuda || target == "cuda:sm_80" || target == "cuda:sm_86" || target == "cuda:sm_87" ||
-                                 target == "cuda:sm_89"))
-    fail(syncRange, DiagId::TierNotForTarget, "sync_scope=\"cluster\" needs thread-block clusters (cuda:sm_90 or later); the target is " + target);
+  if (syncScope == "cluster" && !target.has(Feature::Clusters))
+    fail(syncRange, DiagId::TierNotForTarget, "sync_scope=\"cluster\" needs thread-block clusters (cuda:sm_90 or later); the target is " +
+                                                  target.name());
   if (!cuda && (syncScope == "warp" || syncScope == "cluster"))
-    fail(syncRange, DiagId::TierNotForTarget, "sync_scope=\"" + syncScope + "\" does not exist on " + target + " (use \"thread\" or \"block\")");
+    fail(syncRange, DiagId::TierNotForTarget, "sync_scope=\"" + syncScope + "\" does not exist on " + target.name() + " (use \"thread\" or \"block\")");
   if ((syncScope == "block" || syncScope == "cluster") && insideWarpPartition_)
     fail(syncRange, DiagId::UnsupportedInKernel, "'" + def.name + "' synchronizes the whole block (sync_scope=\"" + syncScope +
                                                      "\"), but it is called in a warp-specialized partition that runs on part of the block's threads");

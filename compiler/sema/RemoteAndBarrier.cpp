@@ -30,14 +30,14 @@ Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
   const Value &x = *a[0];
   if (!x.isRuntime() || !(x.type.isBuffer || x.type.isPointer))
     fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, shared-memory pointers or global pointers, got " + describeWithArticle(x));
-  if ((x.type.isBuffer && x.type.space == "dsmem") || (x.type.isPointer && x.type.addressSpace == 7))
+  if (x.type.space == MemorySpace::RemoteShared)
     fail(where[0], DiagId::TypeMismatch, "tle.remote cannot be applied twice: this is already " + describeWithArticle(x) +
                                              "; materialize pointer views with tle.gpu.local_ptr(remote_buffer, indices)");
-  if (x.type.isBuffer && x.type.space != "smem")
+  if (x.type.isBuffer && x.type.space != MemorySpace::Shared)
     fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, got " + describeWithArticle(x));
-  if (x.type.isPointer && x.type.addressSpace != 3 && x.type.addressSpace != 1)
-    fail(where[0], DiagId::TypeMismatch, "tle.remote needs pointers to shared (address space 3) or global memory, got " + describeWithArticle(x));
-  std::string space = x.type.isPointer && x.type.addressSpace == 1 ? "device" : "cluster";
+  if (x.type.isPointer && x.type.space != MemorySpace::Shared && x.type.space != MemorySpace::Global)
+    fail(where[0], DiagId::TypeMismatch, "tle.remote needs pointers to shared or global memory, got " + describeWithArticle(x));
+  std::string space = x.type.isPointer && x.type.space == MemorySpace::Global ? "device" : "cluster";
   if (a[3] && a[3]->kind != Value::Kind::None) {
     if (a[3]->kind != Value::Kind::Str || (a[3]->text != "cluster" && a[3]->text != "device"))
       fail(where[3], DiagId::ConstantError, "space must be 'cluster' or 'device'");
@@ -110,8 +110,7 @@ Value FunctionLowering::remote(CallArgs &args, SourceRange at) {
     shard = toRuntime(Value::ofInt(v), where[1], &i32);
   }
   TType t = x.type;
-  if (t.isBuffer) t.space = "dsmem";
-  else if (space == "cluster") t.addressSpace = 7;
+  if (space == "cluster") t.space = MemorySpace::RemoteShared;
   auto op = builder_.create<tle::ir::RemoteOp>(loc(at), irType(t), x.ir, shard.ir, builder_.getStringAttr(space));
   return Value::ofRuntime(op.getResult(), t);
 }

@@ -4,6 +4,9 @@
 
 #include "frontend/Parser.h"
 #include "ir/Dialect.h"
+#include "ir/DsaDialect.h"
+#include "ir/GpuDialect.h"
+#include "ir/KernelSettings.h"
 #include "sema/Lowering.h"
 #include "support/SourceManager.h"
 
@@ -15,7 +18,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
-#include "ir/IrModule.h"
+#include "ir/IrModuleDetail.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -167,7 +170,8 @@ public:
               mlir::MLIRContext &ctx)
       : module_(module), options_(options), sources_(sources), diags_(diags), ctx_(ctx), builder_(&ctx) {}
 
-  bool run(Backend *backend, BackendOutput &out);
+  bool run();
+  mlir::OwningOpRef<mlir::ModuleOp> takeModule() { return std::move(irModule_); }
   const std::vector<std::string> &dependencies() const { return dependencies_; }
 
 private:
@@ -381,7 +385,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
   std::vector<mlir::Type> argTypes;
   std::vector<std::string> argNames;
   std::vector<TType> argTTypes;
-  std::vector<mlir::NamedAttrList> argAttrs;
+  std::vector<mlir::DictionaryAttr> argAttrs;
   auto paramList = [&]() {
     std::string s;
     for (const ast::Param &p : fn.params) s += (s.empty() ? "" : ", ") + p.name;
@@ -438,14 +442,11 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
         TType t;
         t.dtype = *dtypeFromName(e.dtype);
         t.isPointer = e.kind == SignatureEntry::Kind::Pointer;
-        mlir::NamedAttrList attrs;
-        if (e.hint == 16) attrs.append("tle.divisibility", builder_.getI32IntegerAttr(16));
-        if (e.isConst) attrs.append("tle.readonly", builder_.getUnitAttr());
-        if (!t.isPointer && isUnsigned(t.dtype)) attrs.append("tle.unsigned", builder_.getUnitAttr());
         argTypes.push_back(fl.irType(t));
         argNames.push_back(p.name);
         argTTypes.push_back(t);
-        argAttrs.push_back(attrs);
+        argAttrs.push_back(tle::ir::parameterAttributes(&ctx_, p.name, e.hint == 16 ? 16 : 1, e.isConst,
+                                                        !t.isPointer && isUnsigned(t.dtype)));
         continue;
       }
       // No signature: every parameter must get a compile-time value.
@@ -464,15 +465,8 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
     builder_.setInsertionPointToEnd(irModule_->getBody());
     auto type = builder_.getFunctionType(argTypes, {});
     auto func = builder_.create<mlir::func::FuncOp>(fl.loc(fn.nameRange), symbol, type);
-    func->setAttr("tle.kernel", builder_.getUnitAttr());
-    func->setAttr("tle.num_warps", builder_.getI32IntegerAttr(static_cast<int32_t>(options_.numWarps)));
-    func->setAttr("tle.num_stages", builder_.getI32IntegerAttr(static_cast<int32_t>(options_.numStages)));
-    func->setAttr("tle.target", builder_.getStringAttr(options_.target));
-    for (size_t i = 0; i < argAttrs.size(); ++i) {
-      mlir::NamedAttrList attrs = argAttrs[i];
-      attrs.append("tle.name", builder_.getStringAttr(argNames[i]));
-      func.setArgAttrs(static_cast<unsigned>(i), attrs.getDictionary(&ctx_));
-    }
+    tle::ir::setKernelSettings(func, options_.numWarps, options_.numStages, *options_.target);
+    for (size_t i = 0; i < argAttrs.size(); ++i) func.setArgAttrs(static_cast<unsigned>(i), argAttrs[i]);
     mlir::Block *entry = func.addEntryBlock();
     builder_.setInsertionPointToStart(entry);
     for (size_t i = 0; i < argNames.size(); ++i)
@@ -489,7 +483,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
   }
 }
 
-bool Specializer::run(Backend *backend, BackendOutput &out) {
+bool Specializer::run() {
   if (!buildScope(module_, scope_)) return false;
   irModule_ = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&ctx_, module_.name, 1, 1));
   unsigned errorsBefore = diags_.errorCount();
@@ -582,35 +576,20 @@ bool Specializer::run(Backend *backend, BackendOutput &out) {
       return false;
     }
   }
-  if (backend) {
-    IrModule module{*irModule_};
-    return backend->run(module, diags_, out);
-  }
-  llvm::raw_string_ostream os(out.main);
-  irModule_->print(os);
-  os.flush();
   return true;
 }
 
 }  // namespace
 
-bool compile(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
-             Backend *backend, BackendOutput &out, std::vector<std::string> *dependencies) {
-  mlir::MLIRContext ctx;
-  ctx.loadDialect<tle::ir::TleDialect, mlir::arith::ArithDialect, mlir::func::FuncDialect, mlir::math::MathDialect,
-                  mlir::scf::SCFDialect>();
-  Specializer s(module, options, sources, diags, ctx);
-  bool ok = s.run(backend, out);
+IrModulePtr lowerToIr(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
+                      std::vector<std::string> *dependencies) {
+  IrModulePtr ir(new IrModule);
+  Specializer s(module, options, sources, diags, ir->context);
+  bool ok = s.run();
   if (dependencies) *dependencies = s.dependencies();
-  return ok;
-}
-
-bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
-              std::string &out, std::vector<std::string> *dependencies) {
-  BackendOutput output;
-  bool ok = compile(module, options, sources, diags, nullptr, output, dependencies);
-  out = std::move(output.main);
-  return ok;
+  if (!ok) return nullptr;
+  ir->op = s.takeModule();
+  return ir;
 }
 
 }  // namespace tle

@@ -6,8 +6,9 @@
 
 #include "frontend/Ast.h"
 #include "frontend/Signature.h"
-#include "ir/Backend.h"
+#include "ir/IrModule.h"
 #include "support/Diagnostics.h"
+#include "target/Target.h"
 
 #include <optional>
 #include <string>
@@ -31,22 +32,17 @@ struct SemaOptions {
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
   unsigned numWarps = 4;
   unsigned numStages = 3;
-  std::string target = "cuda:sm_90a";
+  const TargetInfo *target = &defaultTarget();
   // Where `import NAME` looks for NAME.tle after the importing file's directory: the -I
   // directories in order, then tlec's own stdlib/tle.
   std::vector<std::string> includeDirs;
   std::string stdlibDir;
 };
 
-// Lowers the requested kernels to the tile IR and hands it to `backend` (when null, the
-// output is the IR's text). `dependencies` receives the path of every .tle module imported.
-bool compile(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
-             Backend *backend, BackendOutput &out, std::vector<std::string> *dependencies = nullptr);
-
-// Lowers the requested kernels to MLIR text (`--emit=mlir`). Reports every problem to
-// `diags` and returns false if there was an error.
-// `dependencies` receives the path of every .tle module imported (for -MD).
-bool emitMlir(const ast::Module &module, const SemaOptions &options, SourceManager &sources,
-              DiagnosticEngine &diags, std::string &out, std::vector<std::string> *dependencies = nullptr);
+// Lowers the requested kernels to the tile IR (verified, canonicalized). Reports every
+// problem to `diags` and returns null if there was an error. `dependencies` receives the
+// path of every .tle module imported (for -MD).
+IrModulePtr lowerToIr(const ast::Module &module, const SemaOptions &options, SourceManager &sources, DiagnosticEngine &diags,
+                      std::vector<std::string> *dependencies = nullptr);
 
 }  // namespace tle

@@ -27,7 +27,7 @@ Value FunctionLowering::tensorDescriptor(const std::string &member, CallArgs &ar
                       {{"base", true}, {"shape", true}, {"strides", true}, {"block_shape", true}, {"padding_option", false}}, args,
                       at, &where);
     const Value &base = *a[0];
-    if (!base.isRuntime() || !base.type.isPointer || base.type.isBlock() || base.type.addressSpace != 1)
+    if (!base.isRuntime() || !base.type.isPointer || base.type.isBlock() || base.type.space != MemorySpace::Global)
       fail(where[0], DiagId::TypeMismatch, "tl.make_tensor_descriptor's base must be a scalar pointer to global memory, got " + describeWithArticle(base));
     if (a[1]->kind != Value::Kind::Tuple) fail(where[1], DiagId::TypeMismatch, "shape must be a list or tuple, got " + describeWithArticle(*a[1]));
     size_t rank = a[1]->elements.size();

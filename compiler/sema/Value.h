@@ -5,6 +5,7 @@
 
 #include "frontend/Ast.h"
 #include "sema/DType.h"
+#include "target/MemorySpace.h"
 
 #include "mlir/IR/Value.h"
 
@@ -23,7 +24,8 @@ struct ModuleScope;
 struct TType {
   DType dtype = DType::I32;  // the element; for pointers, what they point to
   bool isPointer = false;
-  int addressSpace = 1;
+  // Where a pointer points, or where a buffer lives.
+  MemorySpace space = MemorySpace::Global;
   std::vector<int64_t> shape;  // empty for a scalar
   // A block pointer (tl.make_block_ptr) is a scalar handle to a block of `blockShape`
   // elements of `dtype`.
@@ -31,7 +33,6 @@ struct TType {
   std::vector<int64_t> blockShape;
   // An on-chip buffer (tle.gpu.alloc) of `blockShape` elements of `dtype` in `space`.
   bool isBuffer = false;
-  std::string space;
   // A tensor descriptor (tl.make_tensor_descriptor): a scalar handle read and written in
   // blocks of `blockShape` elements of `dtype`.
   bool isTensorDesc = false;
@@ -62,13 +63,13 @@ struct TType {
     t.isBlockPtr = false;
     t.isBuffer = false;
     t.isTensorDesc = false;
-    t.space.clear();
+    t.space = MemorySpace::Global;
     t.blockShape.clear();
     return t;
   }
   bool operator==(const TType &o) const {
-    return dtype == o.dtype && isPointer == o.isPointer && addressSpace == o.addressSpace && shape == o.shape &&
-           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape && isBuffer == o.isBuffer && space == o.space &&
+    return dtype == o.dtype && isPointer == o.isPointer && space == o.space && shape == o.shape &&
+           isBlockPtr == o.isBlockPtr && blockShape == o.blockShape && isBuffer == o.isBuffer &&
            isTensorDesc == o.isTensorDesc;
   }
   bool operator!=(const TType &o) const { return !(*this == o); }

@@ -4,6 +4,7 @@
 #include "sema/Lowering.h"
 
 #include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
 
 namespace tle::sema {
 
@@ -13,10 +14,10 @@ Value FunctionLowering::warpSpecialize(CallArgs &args, SourceRange at) {
   std::vector<SourceRange> where;
   auto a = bindArgs(*this, "tle.gpu.warp_specialize", {{"functions_and_args", true}, {"worker_num_warps", true}, {"worker_num_regs", true}},
                     args, at, &where);
-  const std::string &target = currentModule().target;
-  if (target != "cuda:sm_90" && target != "cuda:sm_90a")
+  const TargetInfo &target = *currentModule().target;
+  if (!target.has(Feature::WarpSpecialization))
     fail(at, DiagId::TierNotForTarget, "tle.gpu.warp_specialize needs Hopper (cuda:sm_90 or sm_90a: register reallocation and "
-                                       "asynchronous barriers); the target is " + target);
+                                       "asynchronous barriers); the target is " + target.name());
   if (inWarpSpecialize_)
     fail(at, DiagId::UnsupportedInKernel, "tle.gpu.warp_specialize cannot be nested in a partition of another one");
   const Value &list = *a[0];
@@ -58,7 +59,7 @@ Value FunctionLowering::warpSpecialize(CallArgs &args, SourceRange at) {
                                               std::to_string(currentModule().numWarps) + " plus the workers'); a block has at most 32");
 
   mlir::Location l = loc(at);
-  auto first = builder_.create<tle::ir::WarpSpecializeOp>(l, mlir::TypeRange{}, warps, regs, static_cast<unsigned>(workers));
+  auto first = builder_.create<tle::gpu::WarpSpecializeOp>(l, mlir::TypeRange{}, warps, regs, static_cast<unsigned>(workers));
   Value defaultResult;
   std::vector<Value> results;
   auto lowerPartition = [&](mlir::Region &region, size_t i) {
@@ -89,7 +90,7 @@ Value FunctionLowering::warpSpecialize(CallArgs &args, SourceRange at) {
     } else if (i != 0 && r.kind != Value::Kind::None) {
       fail(at, DiagId::TypeMismatch, "worker partition '" + partitions[i].first.function->name + "' returns a value; only the default partition may");
     }
-    builder_.create<tle::ir::PartitionYieldOp>(l, yields);
+    builder_.create<tle::gpu::PartitionYieldOp>(l, yields);
   };
   lowerPartition(first.getDefaultRegion(), 0);
   for (size_t i = 0; i < workers; ++i) lowerPartition(first.getWorkerRegions()[i], i + 1);
@@ -100,7 +101,7 @@ Value FunctionLowering::warpSpecialize(CallArgs &args, SourceRange at) {
   // The default partition returned values: rebuild the op with them as results.
   std::vector<mlir::Type> types;
   for (const Value &v : results) types.push_back(v.ir.getType());
-  auto op = builder_.create<tle::ir::WarpSpecializeOp>(l, types, warps, regs, static_cast<unsigned>(workers));
+  auto op = builder_.create<tle::gpu::WarpSpecializeOp>(l, types, warps, regs, static_cast<unsigned>(workers));
   op.getDefaultRegion().takeBody(first.getDefaultRegion());
   for (size_t i = 0; i < workers; ++i) op.getWorkerRegions()[i].takeBody(first.getWorkerRegions()[i]);
   first.erase();

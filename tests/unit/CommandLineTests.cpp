@@ -31,7 +31,7 @@ TEST_CASE("defaults") {
   REQUIRE(p.options);
   CHECK(p.options->input == "k.tle");
   CHECK(p.options->emit == EmitKind::Cuda);
-  CHECK(p.options->target.str() == "cuda:sm_90a");
+  CHECK(p.options->target->name() == "cuda:sm_90a");
   CHECK(p.options->numWarps == 4);
   CHECK(p.options->numStages == 3);
   CHECK(p.options->writesToStdout());

@@ -2,12 +2,7 @@
 
 #include "codegen/cuda/KernelPrinter.h"
 #include "ir/Dialect.h"
-#include "ir/IrModule.h"
-#include "transforms/cuda/Passes.h"
-
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Pass/PassManager.h"
+#include "ir/IrModuleDetail.h"
 
 #include <algorithm>
 #include <set>
@@ -139,71 +134,50 @@ std::string headerDeclarations(const cuda::PrintedKernel &k) {
   return o.str();
 }
 
-class CudaBackend : public Backend {
- public:
-  explicit CudaBackend(CudaOptions options) : options_(std::move(options)) {}
-
-  bool run(IrModule &module, DiagnosticEngine &diags, BackendOutput &out) override {
-    mlir::ModuleOp m = module.op;
-    std::string errors;
-    mlir::ScopedDiagnosticHandler handler(m.getContext(), [&](mlir::Diagnostic &d) {
-      errors += d.str() + "\n";
-      return mlir::success();
-    });
-    mlir::PassManager pm(m.getContext());
-    cuda::buildCudaPipeline(pm);
-    if (mlir::failed(pm.run(m)) || mlir::failed(mlir::verify(m))) {
-      diags.report(DiagId::InternalError, "internal error: the CUDA lowering passes failed:\n" + errors);
-      return false;
-    }
-    std::vector<cuda::PrintedKernel> kernels;
-    for (auto f : m.getOps<mlir::func::FuncOp>()) {
-      cuda::PrintedKernel k;
-      std::string error;
-      mlir::Location where = f.getLoc();
-      if (!cuda::printKernel(f, options_, k, error, where)) {
-        SourceLoc loc;
-        if (auto file = cuda::fileLocation(where); file && options_.locate)
-          loc = options_.locate(file->getFilename().str(), file->getLine(), file->getColumn());
-        diags.report(DiagId::NotImplemented, SourceRange(loc), "in kernel '" + f.getSymName().str() + "': " + error);
-        return false;
-      }
-      kernels.push_back(std::move(k));
-    }
-
-    std::ostringstream cu;
-    cu << banner(options_.inputName);
-    // Host parts (header, launchers) are hidden from NVRTC, which compiles device code only.
-    cu << "#ifndef __CUDACC_RTC__\n#include \"" << options_.headerName << "\"\n\n#include <atomic>\n#include <cstdint>\n#endif\n\n";
-    // The atomics header is most of the device library's compile time: only when needed.
-    bool atomics = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesAtomics; });
-    cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "") << "\n";
-    // TLE-Raw functions, once each (a .tle file names each function once), as written.
-    std::set<std::string> printedRaw;
-    for (const cuda::PrintedKernel &k : kernels)
-      for (const auto &[name, code] : k.rawFunctions)
-        if (printedRaw.insert(name).second) cu << "// ---- TLE-Raw function " << name << " ----\n" << docstringCode(code) << "\n";
-    for (const cuda::PrintedKernel &k : kernels)
-      cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
-         << "#endif  // __CUDACC_RTC__\n\n";
-    out.main = cu.str();
-
-    std::ostringstream h;
-    h << banner(options_.inputName);
-    h << "#pragma once\n\n#include <stdint.h>\n\n#include \"tle/runtime.h\"\n\n";
-    h << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
-    for (const cuda::PrintedKernel &k : kernels) h << headerDeclarations(k);
-    h << "#ifdef __cplusplus\n}\n#endif\n";
-    out.header = h.str();
-    return true;
-  }
-
- private:
-  CudaOptions options_;
-};
-
 }  // namespace
 
-std::unique_ptr<Backend> makeCudaBackend(CudaOptions options) { return std::make_unique<CudaBackend>(std::move(options)); }
+bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEngine &diags, CudaOutput &out) {
+  mlir::ModuleOp m = module.op.get();
+  std::vector<cuda::PrintedKernel> kernels;
+  for (auto f : m.getOps<mlir::func::FuncOp>()) {
+    cuda::PrintedKernel k;
+    std::string error;
+    mlir::Location where = f.getLoc();
+    if (!cuda::printKernel(f, options, k, error, where)) {
+      SourceLoc loc;
+      if (auto file = cuda::fileLocation(where); file && options.locate)
+        loc = options.locate(file->getFilename().str(), file->getLine(), file->getColumn());
+      diags.report(DiagId::NotImplemented, SourceRange(loc), "in kernel '" + f.getSymName().str() + "': " + error);
+      return false;
+    }
+    kernels.push_back(std::move(k));
+  }
+
+  std::ostringstream cu;
+  cu << banner(options.inputName);
+  // Host parts (header, launchers) are hidden from NVRTC, which compiles device code only.
+  cu << "#ifndef __CUDACC_RTC__\n#include \"" << options.headerName << "\"\n\n#include <atomic>\n#include <cstdint>\n#endif\n\n";
+  // The atomics header is most of the device library's compile time: only when needed.
+  bool atomics = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesAtomics; });
+  cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "") << "\n";
+  // TLE-Raw functions, once each (a .tle file names each function once), as written.
+  std::set<std::string> printedRaw;
+  for (const cuda::PrintedKernel &k : kernels)
+    for (const auto &[name, code] : k.rawFunctions)
+      if (printedRaw.insert(name).second) cu << "// ---- TLE-Raw function " << name << " ----\n" << docstringCode(code) << "\n";
+  for (const cuda::PrintedKernel &k : kernels)
+    cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
+       << "#endif  // __CUDACC_RTC__\n\n";
+  out.source = cu.str();
+
+  std::ostringstream h;
+  h << banner(options.inputName);
+  h << "#pragma once\n\n#include <stdint.h>\n\n#include \"tle/runtime.h\"\n\n";
+  h << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (const cuda::PrintedKernel &k : kernels) h << headerDeclarations(k);
+  h << "#ifdef __cplusplus\n}\n#endif\n";
+  out.header = h.str();
+  return true;
+}
 
 }  // namespace tle

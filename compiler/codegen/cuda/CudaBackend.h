@@ -1,8 +1,9 @@
-// The CUDA backend: runs the CUDA lowering passes on the tile IR and prints CUDA C++ plus
-// a C header with one launcher per kernel. Plain C++ interface for the driver.
+// The CUDA printer: turns tile IR that the CUDA pipeline has lowered into CUDA C++ plus a C
+// header with one launcher per kernel. Plain C++ interface for the driver.
 #pragma once
 
-#include "ir/Backend.h"
+#include "ir/IrModule.h"
+#include "support/Diagnostics.h"
 #include "support/SourceLocation.h"
 
 #include <functional>
@@ -21,6 +22,12 @@ struct CudaOptions {
   std::function<SourceLoc(const std::string &file, unsigned line, unsigned column)> locate;
 };
 
-std::unique_ptr<Backend> makeCudaBackend(CudaOptions options);
+struct CudaOutput {
+  std::string source;  // the .cu file
+  std::string header;  // the launchers' C header
+};
+
+// Reports what it cannot print (a not-implemented error at the op) and returns false.
+bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEngine &diags, CudaOutput &out);
 
 }  // namespace tle

@@ -1,6 +1,8 @@
 #include "codegen/cuda/KernelPrinter.h"
 
 #include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
+#include "ir/KernelSettings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -66,9 +68,9 @@ std::string scalarType(Type t) {
   if (isa<Float8E4M3FNType>(t)) return "__nv_fp8_e4m3";
   if (isa<Float8E5M2Type>(t)) return "__nv_fp8_e5m2";
   if (auto p = dyn_cast<ir::PointerType>(t)) {
-    // Global (1) and shared (3, tle.gpu.local_ptr) memory: both generic pointers in CUDA C++.
-    if (p.getAddressSpace() != 1 && p.getAddressSpace() != 3)
-      throw Unsupported{"pointers to address space " + std::to_string(p.getAddressSpace())};
+    // Global and shared (tle.gpu.local_ptr) memory: both generic pointers in CUDA C++.
+    if (p.getMemorySpace() != MemorySpace::Global && p.getMemorySpace() != MemorySpace::Shared)
+      throw Unsupported{"pointers into " + std::string(memorySpaceName(p.getMemorySpace())) + " memory"};
     return scalarType(p.getPointeeType()) + "*";
   }
   std::string s;
@@ -91,18 +93,18 @@ class KernelPrinter {
 
   void print(PrintedKernel &out) {
     out.name = f_.getSymName().str();
-    if (auto w = f_->getAttrOfType<IntegerAttr>("tle.num_warps")) out.numWarps = w.getInt();
+    out.numWarps = ir::numWarps(f_);
     numWarps_ = out.numWarps;
     layoutsNamespace_ = out.name + "_layouts";
     std::string params;
     for (BlockArgument arg : f_.getArguments()) {
       KernelParam p;
-      auto nameAttr = f_.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tle.name");
-      p.name = claim(nameAttr ? sanitize(nameAttr.getValue()) : "arg" + std::to_string(arg.getArgNumber()));
+      std::string sourceName = ir::parameterName(f_, arg.getArgNumber());
+      p.name = claim(!sourceName.empty() ? sanitize(sourceName) : "arg" + std::to_string(arg.getArgNumber()));
       p.isPointer = isa<ir::PointerType>(arg.getType());
-      bool readonly = f_.getArgAttr(arg.getArgNumber(), "tle.readonly") != nullptr;
+      bool readonly = ir::parameterReadonly(f_, arg.getArgNumber());
       p.deviceType = (readonly ? "const " : "") + scalarType(arg.getType());
-      if (auto d = f_.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tle.divisibility")) p.divisibility = d.getInt();
+      p.divisibility = static_cast<int>(ir::parameterDivisibility(f_, arg.getArgNumber()));
       p.hostType = hostType(arg.getType(), readonly);
       names_[arg] = p.name;
       params += (params.empty() ? "" : ", ") + p.deviceType + " " + p.name;
@@ -177,18 +179,18 @@ class KernelPrinter {
   }
 
   std::string layoutSpelling(Attribute layout) {
-    if (auto b = dyn_cast<ir::BlockedLayoutAttr>(layout)) {
+    if (auto b = dyn_cast<gpu::BlockedLayoutAttr>(layout)) {
       auto it = std::find(blocked_.begin(), blocked_.end(), b);
       size_t index = it - blocked_.begin();
       if (it == blocked_.end()) blocked_.push_back(b);
       return layoutsNamespace_ + "::Blocked" + std::to_string(index);
     }
-    if (auto s = dyn_cast<ir::SliceLayoutAttr>(layout))
+    if (auto s = dyn_cast<gpu::SliceLayoutAttr>(layout))
       return "tle::Slice<" + std::to_string(s.getDim()) + ", " + layoutSpelling(s.getParent()) + ">";
-    if (auto d = dyn_cast<ir::DotOperandLayoutAttr>(layout))
+    if (auto d = dyn_cast<gpu::DotOperandLayoutAttr>(layout))
       return "tle::DotOperand<" + std::to_string(d.getOpIdx()) + ", " + layoutSpelling(d.getParent()) + ", " +
              std::to_string(d.getBits()) + ">";
-    if (auto m = dyn_cast<ir::MmaLayoutAttr>(layout))
+    if (auto m = dyn_cast<gpu::MmaLayoutAttr>(layout))
       return "tle::Mma<" + std::to_string(m.getWarpsM()) + ", " + std::to_string(m.getWarpsN()) + ">";
     throw Unsupported{"a tensor without a thread layout"};
   }
@@ -198,7 +200,7 @@ class KernelPrinter {
     for (unsigned v : values) s += (s.empty() ? "" : ", ") + std::to_string(v);
     return "tle::ints<" + s + ">";
   }
-  static std::string blockedSpelling(ir::BlockedLayoutAttr b) {
+  static std::string blockedSpelling(gpu::BlockedLayoutAttr b) {
     return "tle::Blocked<" + intList(b.getSizePerThread()) + ", " + intList(b.getThreadsPerWarp()) + ", " +
            intList(b.getWarpsPerCTA()) + ", " + intList(b.getOrder()) + ">";
   }
@@ -221,7 +223,7 @@ class KernelPrinter {
     Type t = v.getType();
     if (auto tensor = dyn_cast<RankedTensorType>(t)) t = tensor.getElementType();
     auto p = dyn_cast<ir::PointerType>(t);
-    return p && p.getAddressSpace() == 3;
+    return p && p.getMemorySpace() == MemorySpace::Shared;
   }
 
   // tle.gpu buffers take the start of the dynamic shared memory, in program order, 16-byte
@@ -231,10 +233,10 @@ class KernelPrinter {
   void planBuffers() {
     f_.walk([&](ir::AllocOp alloc) {
       auto buffer = cast<ir::BufferType>(alloc.getType());
-      if (buffer.getSpace() != "smem") throw Unsupported{"buffers in memory space '" + buffer.getSpace().str() + "'"};
+      if (buffer.getSpace() != MemorySpace::Shared)
+        throw Unsupported{"buffers in memory space '" + std::string(memorySpaceName(buffer.getSpace())) + "'"};
       int64_t bytes = alignedTileBytes(buffer.getBlockType());
-      auto planned = alloc->getAttrOfType<IntegerAttr>("tle.offset");
-      int64_t offset = planned ? planned.getInt() : bufferBytes_;
+      int64_t offset = gpu::bufferOffset(alloc).value_or(bufferBytes_);
       bufferOffsets_[alloc] = offset;
       bufferBytes_ = std::max(bufferBytes_, offset + bytes);
     });
@@ -329,7 +331,7 @@ class KernelPrinter {
   // in the loop, every copy issued before the first such conversion.
   struct AsyncOperand {
     scf::ForOp loop;
-    ir::ConvertLayoutOp convert;
+    gpu::ConvertLayoutOp convert;
     std::string region;     // its slots (a name once printed)
     std::string slotBytes;  // one slot (a name once printed)
     bool named = false;
@@ -360,8 +362,8 @@ class KernelPrinter {
   // it is an async candidate: the source is a carried value whose initial value is a load
   // and whose yielded value is the next carried value of the chain, the last one yielding
   // the body's load.
-  std::optional<AsyncChain> asyncLoadsFor(ir::ConvertLayoutOp convert) {
-    auto layout = dyn_cast<ir::DotOperandLayoutAttr>(convert.getType().getEncoding());
+  std::optional<AsyncChain> asyncLoadsFor(gpu::ConvertLayoutOp convert) {
+    auto layout = dyn_cast<gpu::DotOperandLayoutAttr>(convert.getType().getEncoding());
     if (!layout || !convert->hasOneUse() || !isa<ir::DotOp>(*convert->getUsers().begin())) return std::nullopt;
     auto arg = dyn_cast<BlockArgument>(convert.getSrc());
     if (!arg || arg.getArgNumber() == 0 || !arg.hasOneUse()) return std::nullopt;
@@ -396,7 +398,7 @@ class KernelPrinter {
       if (vectorWidth(l) != 8 || l.getIsVolatile() || !isZeroOrAbsent(l.getOther())) return std::nullopt;
     }
     // mma-sized (is_mma16_operand in tile.cuh).
-    auto mma = dyn_cast<ir::MmaLayoutAttr>(layout.getParent());
+    auto mma = dyn_cast<gpu::MmaLayoutAttr>(layout.getParent());
     ArrayRef<int64_t> shape = convert.getType().getShape();
     if (!mma || layout.getBits() != 16 || shape[0] % 16 || shape[1] % 16) return std::nullopt;
     if (layout.getOpIdx() == 0 ? shape[0] % (16 * mma.getWarpsM()) : shape[1] % (8 * mma.getWarpsN())) return std::nullopt;
@@ -404,8 +406,8 @@ class KernelPrinter {
   }
 
   void planAsyncOperands() {
-    std::vector<std::pair<ir::ConvertLayoutOp, AsyncChain>> candidates;
-    f_.walk([&](ir::ConvertLayoutOp c) {
+    std::vector<std::pair<gpu::ConvertLayoutOp, AsyncChain>> candidates;
+    f_.walk([&](gpu::ConvertLayoutOp c) {
       if (auto chain = asyncLoadsFor(c)) candidates.emplace_back(c, *chain);
     });
     // Per loop: one depth, and every copy in the body before every conversion.
@@ -417,7 +419,7 @@ class KernelPrinter {
     // Each loop's slots follow those of the loops around it that have async operands too;
     // loops side by side (the two halves of causal attention) share theirs: the first drains
     // its copies after its last iteration, and the second's first copies follow a barrier.
-    auto slotBytes = [&](ir::ConvertLayoutOp convert) {
+    auto slotBytes = [&](gpu::ConvertLayoutOp convert) {
       return "tle::round_up1024(" + tileBytesExpression(cast<RankedTensorType>(convert.getSrc().getType())) + ")";
     };
     llvm::DenseMap<Operation *, std::string> loopBytes;  // each loop's own slots, summed
@@ -497,17 +499,17 @@ class KernelPrinter {
 
   // An async operand conversion whose dot reads the slot itself, k step by k step (fewer
   // live registers than fetching the whole operand first): B always; A when B is one too.
-  bool readByDot(ir::ConvertLayoutOp c) {
+  bool readByDot(gpu::ConvertLayoutOp c) {
     if (!asyncOperandOf_.count(c)) return false;
     auto dot = cast<ir::DotOp>(*c->getUsers().begin());
     if (dot.getB() == c.getResult()) return true;
-    auto b = dot.getB().getDefiningOp<ir::ConvertLayoutOp>();
+    auto b = dot.getB().getDefiningOp<gpu::ConvertLayoutOp>();
     return b && asyncOperandOf_.count(b);
   }
-  std::string slotOf(ir::ConvertLayoutOp c) { return asyncSlot(asyncOperands_[asyncOperandOf_.lookup(c)]); }
+  std::string slotOf(gpu::ConvertLayoutOp c) { return asyncSlot(asyncOperands_[asyncOperandOf_.lookup(c)]); }
 
   // A lone dot operand conversion: from its async slot, else through the staging.
-  void printDotOperand(ir::ConvertLayoutOp c) {
+  void printDotOperand(gpu::ConvertLayoutOp c) {
     std::string dst = type(c.getType()), src = type(c.getSrc().getType());
     if (auto it = asyncOperandOf_.find(c); it != asyncOperandOf_.end()) {
       const AsyncOperand &o = asyncOperands_[it->second];
@@ -528,13 +530,13 @@ class KernelPrinter {
   // The B-operand conversion that follows `a` (an A-operand conversion) and, with it,
   // directly precedes the dot that alone uses both: the two are printed as one call that
   // shares the barriers.
-  static ir::ConvertLayoutOp fusableOperandPair(ir::ConvertLayoutOp a) {
-    auto isOperand = [](ir::ConvertLayoutOp c, unsigned idx) {
-      auto layout = dyn_cast<ir::DotOperandLayoutAttr>(c.getType().getEncoding());
+  static gpu::ConvertLayoutOp fusableOperandPair(gpu::ConvertLayoutOp a) {
+    auto isOperand = [](gpu::ConvertLayoutOp c, unsigned idx) {
+      auto layout = dyn_cast<gpu::DotOperandLayoutAttr>(c.getType().getEncoding());
       return layout && layout.getOpIdx() == idx && c->hasOneUse();
     };
     if (!isOperand(a, 0)) return {};
-    auto b = dyn_cast_or_null<ir::ConvertLayoutOp>(a->getNextNode());
+    auto b = dyn_cast_or_null<gpu::ConvertLayoutOp>(a->getNextNode());
     if (!b || !isOperand(b, 1)) return {};
     auto dot = dyn_cast_or_null<ir::DotOp>(b->getNextNode());
     if (!dot || dot.getA() != a.getResult() || dot.getB() != b.getResult()) return {};
@@ -596,9 +598,9 @@ class KernelPrinter {
         .Case<ir::ExpandDimsOp>([&](ir::ExpandDimsOp e) {
           define(op, "tle::expand_dims<" + type(e.getType()) + ", " + std::to_string(e.getAxis()) + ">(" + expr(e.getSrc()) + ")", "expanded");
         })
-        .Case<ir::ConvertLayoutOp>([&](ir::ConvertLayoutOp c) {
+        .Case<gpu::ConvertLayoutOp>([&](gpu::ConvertLayoutOp c) {
           if (readByDot(c)) return;  // the dot reads its slot
-          if (ir::ConvertLayoutOp b = fusableOperandPair(c)) {
+          if (gpu::ConvertLayoutOp b = fusableOperandPair(c)) {
             std::string da = type(c.getType()), sa = type(c.getSrc().getType());
             std::string db = type(b.getType()), sb = type(b.getSrc().getType());
             printedWithPrevious_.insert(b);
@@ -617,13 +619,13 @@ class KernelPrinter {
             return;
           }
           std::string dst = type(c.getType()), src = type(c.getSrc().getType());
-          if (isa<ir::DotOperandLayoutAttr>(c.getType().getEncoding())) {
+          if (isa<gpu::DotOperandLayoutAttr>(c.getType().getEncoding())) {
             printDotOperand(c);
             return;
           }
           std::string smem = useShared("tle::convert_scratch_bytes<" + dst + ", " + src + ">()");
           define(op, "tle::convert_layout<" + dst + ">(" + expr(c.getSrc()) + ", " + smem + ")",
-                 isa<ir::DotOperandLayoutAttr>(c.getType().getEncoding()) ? "fragment" : "converted");
+                 isa<gpu::DotOperandLayoutAttr>(c.getType().getEncoding()) ? "fragment" : "converted");
         })
         .Case<ir::TransOp>([&](ir::TransOp t) {
           std::string dst = type(t.getType()), src = type(t.getSrc().getType());
@@ -658,10 +660,10 @@ class KernelPrinter {
         .Case<ir::AtomicRMWOp>([&](ir::AtomicRMWOp a) { atomic(op, a.getKind().str(), a.getSem().str(), a.getScope().str()); })
         .Case<ir::AtomicCASOp>([&](ir::AtomicCASOp a) { atomic(op, "cas", a.getSem().str(), a.getScope().str()); })
         .Case<ir::DotOp>([&](ir::DotOp d) {
-          if (!isa<ir::DotOperandLayoutAttr>(d.getA().getType().getEncoding()))
+          if (!isa<gpu::DotOperandLayoutAttr>(d.getA().getType().getEncoding()))
             throw Unsupported{"tl.dot outside the 2-D tensor-core path"};
           std::string precision = d.getInputPrecision().str();
-          auto a = d.getA().getDefiningOp<ir::ConvertLayoutOp>(), b = d.getB().getDefiningOp<ir::ConvertLayoutOp>();
+          auto a = d.getA().getDefiningOp<gpu::ConvertLayoutOp>(), b = d.getB().getDefiningOp<gpu::ConvertLayoutOp>();
           if (b && readByDot(b)) {
             std::string db = type(b.getType()), sb = type(b.getSrc().getType());
             if (a && readByDot(a))
@@ -724,7 +726,7 @@ class KernelPrinter {
           std::string t = type(a.getType());
           define(op, "reinterpret_cast<" + t + ">(tle_smem + " + std::to_string(bufferOffsets_.lookup(op)) + ")", "buffer");
         })
-        .Case<ir::LocalPtrOp>([&](ir::LocalPtrOp l) {
+        .Case<gpu::LocalPtrOp>([&](gpu::LocalPtrOp l) {
           auto buffer = cast<ir::BufferType>(l.getBuffer().getType());
           if (l.getIndices().empty()) {
             define(op, "tle::local_ptr_all<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "local_ptrs");
@@ -736,13 +738,13 @@ class KernelPrinter {
           for (Value i : l.getIndices()) args += ", " + expr(i);
           define(op, args + ")", "local_ptrs");
         })
-        .Case<ir::CopyOp>([&](ir::CopyOp c) {
+        .Case<gpu::CopyOp>([&](gpu::CopyOp c) {
           if (isa<ir::BufferType>(c.getDst().getType()))
             line() << "tle::copy_to_buffer(" << expr(c.getSrc()) << ", " << expr(c.getDst()) << ");\n";
           else
             line() << "tle::copy_from_buffer(" << expr(c.getSrc()) << ", " << expr(c.getDst()) << ");\n";
         })
-        .Case<ir::LocalLoadOp>([&](ir::LocalLoadOp l) {
+        .Case<gpu::LocalLoadOp>([&](gpu::LocalLoadOp l) {
           define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded");
         })
         .Case<ir::RawCallOp>([&](ir::RawCallOp r) { rawCall(r); })
@@ -784,12 +786,11 @@ class KernelPrinter {
   }
 
   int vectorWidth(Operation *op) {
-    auto v = op->getAttrOfType<IntegerAttr>("tle.vec");
-    return v ? static_cast<int>(v.getInt()) : 1;
+    return gpu::vectorWidth(op);
   }
   // The extra template argument of an access whose mask may differ inside a vector.
   static std::string masking(Operation *op) {
-    return op->hasAttr("tle.mask_per_element") ? ", tle::Masking::element" : "";
+    return gpu::maskPerElement(op) ? ", tle::Masking::element" : "";
   }
 
   void atomic(Operation *op, const std::string &kind, const std::string &sem, const std::string &scope) {
@@ -1055,7 +1056,7 @@ class KernelPrinter {
     std::string iv = claim("i");
     names_[f.getInductionVar()] = iv;
     std::string ivType = scalarType(f.getInductionVar().getType());
-    if (auto stages = f->getAttrOfType<IntegerAttr>("tle.num_stages")) line() << "// tl.range(num_stages=" << stages.getInt() << ")\n";
+    if (auto stages = ir::ownNumStages(f)) line() << "// tl.range(num_stages=" << *stages << ")\n";
     line() << "for (" << ivType << " " << iv << " = " << expr(f.getLowerBound()) << "; " << iv << " < "
            << expr(f.getUpperBound()) << "; " << iv << " += " << expr(f.getStep()) << ") {\n";
     ++indent_;
@@ -1168,7 +1169,7 @@ class KernelPrinter {
   unsigned lastLine_ = 0;
   llvm::DenseMap<Value, std::string> names_;
   std::set<std::string> used_;
-  std::vector<ir::BlockedLayoutAttr> blocked_;
+  std::vector<gpu::BlockedLayoutAttr> blocked_;
   std::vector<std::string> scratch_;
   std::vector<std::string> staging_;  // dot-operand staging sizes
   bool usesAtomics_ = false;

@@ -4,10 +4,12 @@
 // layout chosen from the axis analysis; slices then propagate from parents to children and
 // back; what is left takes the default blocked layout. Where a slice relation is still
 // broken, a tle.convert_layout is inserted.
-#include "transforms/cuda/AxisInfo.h"
+#include "transforms/common/AxisInfo.h"
 #include "transforms/cuda/Passes.h"
 
 #include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
+#include "ir/KernelSettings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,6 +22,9 @@
 #include <numeric>
 
 namespace tle::cuda {
+
+#define GEN_PASS_DEF_ASSIGNLAYOUTS
+#include "transforms/cuda/Passes.h.inc"
 
 using namespace mlir;
 
@@ -55,7 +60,7 @@ Attribute blockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape, ArrayRef<unsi
     warps /= w;
   }
   wpc[order.back()] *= warps;
-  return ir::BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+  return gpu::BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
 }
 
 SmallVector<unsigned> rowMajorOrder(size_t rank) {
@@ -72,7 +77,8 @@ struct SliceEdge {
 
 class LayoutSolver {
  public:
-  LayoutSolver(func::FuncOp f, unsigned numWarps) : f_(f), numWarps_(numWarps), axis_(f) {}
+  LayoutSolver(func::FuncOp f, unsigned numWarps, const TargetInfo &target)
+      : f_(f), numWarps_(numWarps), target_(target), axis_(f) {}
 
   void run() {
     collect();
@@ -152,7 +158,7 @@ class LayoutSolver {
           if (isTensor(a)) uniteAll({a, raw.getResult(next++)});
         return;
       }
-      if (auto local = dyn_cast<ir::LocalPtrOp>(op)) {  // indices laid out as the pointers
+      if (auto local = dyn_cast<gpu::LocalPtrOp>(op)) {  // indices laid out as the pointers
         SmallVector<Value> all(local.getIndices());
         all.push_back(local.getResult());
         uniteAll(all);
@@ -219,7 +225,7 @@ class LayoutSolver {
   Attribute coalescedFor(Operation *op) {
     Value ptr = op->getOperand(0);
     auto type = cast<RankedTensorType>(ptr.getType());
-    AxisInfo info = axis_.lookup(ptr);
+    common::AxisInfo info = axis_.lookup(ptr);
     SmallVector<unsigned> order(type.getRank());
     std::iota(order.begin(), order.end(), 0);
     // Most contiguous dimension first; ties keep row-major (last dimension fastest).
@@ -261,8 +267,7 @@ class LayoutSolver {
   // into 64-row warpgroup tiles takes every warp along M: Hopper's wgmma computes 64 x N
   // per warpgroup, and its accumulator is exactly that Mma layout.
   bool warpgroupShaped(ir::DotOp dot) const {
-    auto target = f_->getAttrOfType<StringAttr>("tle.target");
-    if (!target || !target.getValue().ends_with("sm_90a") || numWarps_ % 4 != 0) return false;
+    if (!target_.has(Feature::Wgmma) || numWarps_ % 4 != 0) return false;
     auto a = cast<RankedTensorType>(dot.getA().getType());
     auto type = cast<RankedTensorType>(dot.getType());
     if (!a.getElementType().isF16() && !a.getElementType().isBF16()) return false;
@@ -296,7 +301,7 @@ class LayoutSolver {
         else wn *= 2;
       }
       Value root = find(dot.getResult());
-      if (!layout_.count(root)) layout_[root] = ir::MmaLayoutAttr::get(f_.getContext(), wm, wn);
+      if (!layout_.count(root)) layout_[root] = gpu::MmaLayoutAttr::get(f_.getContext(), wm, wn);
     }
   }
 
@@ -324,10 +329,10 @@ class LayoutSolver {
         Value child = find(e.child), parent = find(e.parent);
         bool hasChild = layout_.count(child), hasParent = layout_.count(parent);
         if (hasParent && !hasChild) {
-          layout_[child] = ir::SliceLayoutAttr::get(f_.getContext(), e.dim, layout_[parent]);
+          layout_[child] = gpu::SliceLayoutAttr::get(f_.getContext(), e.dim, layout_[parent]);
           changed = true;
         } else if (hasChild && !hasParent) {
-          if (auto s = dyn_cast<ir::SliceLayoutAttr>(layout_[child]); s && s.getDim() == e.dim) {
+          if (auto s = dyn_cast<gpu::SliceLayoutAttr>(layout_[child]); s && s.getDim() == e.dim) {
             layout_[parent] = s.getParent();
             changed = true;
           }
@@ -353,11 +358,11 @@ class LayoutSolver {
     // Dot operands are converted into the mma fragments their accumulator needs.
     for (ir::DotOp dot : dots_) {
       Attribute accumulator = layout_[find(dot.getResult())];
-      if (!isa<ir::MmaLayoutAttr>(accumulator)) continue;
+      if (!isa<gpu::MmaLayoutAttr>(accumulator)) continue;
       for (unsigned i = 0; i < 2; ++i) {
         OpOperand &operand = dot->getOpOperand(i);
         Type element = cast<RankedTensorType>(operand.get().getType()).getElementType();
-        Attribute wanted = ir::DotOperandLayoutAttr::get(f_.getContext(), i, accumulator, element.getIntOrFloatBitWidth());
+        Attribute wanted = gpu::DotOperandLayoutAttr::get(f_.getContext(), i, accumulator, element.getIntOrFloatBitWidth());
         // An operand made outside the dot's block (attention's loop-invariant Q) is
         // converted where it is made: once, not in every iteration.
         // Operands made in the dot's own block are converted just before it, so that all
@@ -371,18 +376,18 @@ class LayoutSolver {
         }
         Location loc = dot.getLoc();
         if (auto named = dyn_cast<NameLoc>(loc)) loc = named.getChildLoc();  // not named after the dot's result
-        Value converted = b.create<ir::ConvertLayoutOp>(loc, withLayout(operand.get().getType(), wanted), operand.get());
+        Value converted = b.create<gpu::ConvertLayoutOp>(loc, withLayout(operand.get().getType(), wanted), operand.get());
         operand.set(converted);
       }
     }
     // Broken slice relations become conversions.
     for (const SliceEdge &e : slices_) {
       Attribute parentLayout = layout_[find(e.parent)];
-      Attribute wanted = ir::SliceLayoutAttr::get(f_.getContext(), e.dim, parentLayout);
+      Attribute wanted = gpu::SliceLayoutAttr::get(f_.getContext(), e.dim, parentLayout);
       if (layout_[find(e.child)] == wanted) continue;
       if (auto expand = dyn_cast<ir::ExpandDimsOp>(e.op)) {
         OpBuilder b(expand);
-        Value converted = b.create<ir::ConvertLayoutOp>(expand.getLoc(), withLayout(e.child.getType(), wanted), e.child);
+        Value converted = b.create<gpu::ConvertLayoutOp>(expand.getLoc(), withLayout(e.child.getType(), wanted), e.child);
         expand.getSrcMutable().assign(converted);
       } else {
         auto reduce = cast<ir::ReduceOp>(e.op);
@@ -391,7 +396,7 @@ class LayoutSolver {
         for (Value result : reduce.getResults()) {
           Type classType = result.getType();
           result.setType(withLayout(classType, wanted));
-          auto convert = b.create<ir::ConvertLayoutOp>(reduce.getLoc(), classType, result);
+          auto convert = b.create<gpu::ConvertLayoutOp>(reduce.getLoc(), classType, result);
           result.replaceAllUsesExcept(convert.getResult(), convert);
         }
       }
@@ -401,8 +406,8 @@ class LayoutSolver {
   // The dimension whose consecutive elements a thread holds in consecutive registers, and how
   // many: a blocked layout's first `order` entry, also seen through slices of it.
   static std::optional<std::pair<unsigned, unsigned>> fastestDimension(Attribute layout) {
-    if (auto b = dyn_cast<ir::BlockedLayoutAttr>(layout)) return std::make_pair(b.getOrder()[0], b.getSizePerThread()[b.getOrder()[0]]);
-    if (auto s = dyn_cast<ir::SliceLayoutAttr>(layout)) {
+    if (auto b = dyn_cast<gpu::BlockedLayoutAttr>(layout)) return std::make_pair(b.getOrder()[0], b.getSizePerThread()[b.getOrder()[0]]);
+    if (auto s = dyn_cast<gpu::SliceLayoutAttr>(layout)) {
       auto parent = fastestDimension(s.getParent());
       if (!parent || parent->first == s.getDim()) return std::nullopt;
       return std::make_pair(parent->first > s.getDim() ? parent->first - 1 : parent->first, parent->second);
@@ -419,7 +424,7 @@ class LayoutSolver {
       std::optional<std::pair<unsigned, unsigned>> fastest = fastestDimension(type.getEncoding());
       if (fastest && isa<ir::LoadOp, ir::StoreOp>(op)) {
         auto [fast, perThread] = *fastest;
-        AxisInfo info = axis_.lookup(ptr);
+        common::AxisInfo info = axis_.lookup(ptr);
         unsigned bytes = elementBytes(type);
         int64_t v = std::min<int64_t>({perThread, type.getShape()[fast], info.contiguity[fast],
                                        std::max<int64_t>(1, info.divisibility[fast] / bytes), std::max(1u, 16 / bytes)});
@@ -434,15 +439,16 @@ class LayoutSolver {
         if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getOther())
           uniform = std::min<int64_t>(uniform, axis_.lookup(load.getOther()).constancy[fast]);
         vec = std::max<int64_t>(1, v);
-        if (uniform < v) op->setAttr("tle.mask_per_element", UnitAttr::get(f_.getContext()));
+        if (uniform < v) gpu::setMaskPerElement(op);
       }
-      op->setAttr("tle.vec", IntegerAttr::get(IntegerType::get(f_.getContext(), 32), vec));
+      gpu::setVectorWidth(op, static_cast<int>(vec));
     }
   }
 
   func::FuncOp f_;
   unsigned numWarps_;
-  AxisAnalysis axis_;
+  const TargetInfo &target_;
+  common::AxisAnalysis axis_;
   llvm::DenseMap<Value, Value> parent_;
   llvm::DenseMap<Value, Attribute> layout_;
   std::vector<SliceEdge> slices_;
@@ -450,21 +456,15 @@ class LayoutSolver {
   std::vector<ir::DotOp> dots_;
 };
 
-struct AssignLayoutsPass : PassWrapper<AssignLayoutsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AssignLayoutsPass)
-  StringRef getArgument() const final { return "tle-assign-layouts"; }
-  StringRef getDescription() const final { return "give every tensor a thread layout"; }
+struct AssignLayoutsPass : impl::AssignLayoutsBase<AssignLayoutsPass> {
+  using AssignLayoutsBase::AssignLayoutsBase;
 
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    unsigned numWarps = 4;
-    if (auto w = f->getAttrOfType<IntegerAttr>("tle.num_warps")) numWarps = w.getInt();
-    LayoutSolver(f, numWarps).run();
+    LayoutSolver(f, ir::numWarps(f, numWarps), ir::targetOf(f, target)).run();
   }
 };
 
 }  // namespace
-
-std::unique_ptr<Pass> createAssignLayoutsPass() { return std::make_unique<AssignLayoutsPass>(); }
 
 }  // namespace tle::cuda

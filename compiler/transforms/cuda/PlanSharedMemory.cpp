@@ -14,6 +14,7 @@
 #include "transforms/cuda/Passes.h"
 
 #include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -22,6 +23,9 @@
 #include "llvm/ADT/SetVector.h"
 
 namespace tle::cuda {
+
+#define GEN_PASS_DEF_PLANSHAREDMEMORY
+#include "transforms/cuda/Passes.h.inc"
 
 using namespace mlir;
 
@@ -49,13 +53,7 @@ struct Lifetime {
   int64_t offset = 0;
 };
 
-struct PlanSharedMemoryPass : PassWrapper<PlanSharedMemoryPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PlanSharedMemoryPass)
-  StringRef getArgument() const final { return "tle-plan-shared-memory"; }
-  StringRef getDescription() const final {
-    return "give each shared-memory buffer an offset, sharing bytes between buffers whose lifetimes do not overlap";
-  }
-
+struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.getBody().empty()) return;
@@ -72,7 +70,7 @@ struct PlanSharedMemoryPass : PassWrapper<PlanSharedMemoryPass, OperationPass<fu
     std::vector<Lifetime> buffers;
     func.walk([&](ir::AllocOp alloc) {
       auto buffer = cast<ir::BufferType>(alloc.getType());
-      if (buffer.getSpace() != "smem") return;
+      if (buffer.getSpace() != MemorySpace::Shared) return;
       Lifetime life{alloc, bufferBytes(buffer)};
       life.first = life.last = position.lookup(topLevel(alloc));
       // Everything derived from the buffer, and the last top-level op that uses any of it.
@@ -119,14 +117,12 @@ struct PlanSharedMemoryPass : PassWrapper<PlanSharedMemoryPass, OperationPass<fu
         }
       }
       total = std::max(total, b.offset + b.bytes);
-      b.alloc->setAttr("tle.offset", IntegerAttr::get(IntegerType::get(&getContext(), 64), b.offset));
+      gpu::setBufferOffset(b.alloc, b.offset);
     }
-    func->setAttr("tle.buffer_bytes", IntegerAttr::get(IntegerType::get(&getContext(), 64), total));
+    gpu::setBufferBytes(func, total);
   }
 };
 
 }  // namespace
-
-std::unique_ptr<Pass> createPlanSharedMemoryPass() { return std::make_unique<PlanSharedMemoryPass>(); }
 
 }  // namespace tle::cuda

@@ -19,9 +19,11 @@
 // register tiles beyond kMaxBytesPerThread per thread.
 #include "transforms/cuda/Passes.h"
 
-#include "transforms/cuda/AxisInfo.h"
+#include "transforms/common/AxisInfo.h"
 
 #include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
+#include "ir/KernelSettings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,6 +36,9 @@
 
 namespace tle::cuda {
 
+#define GEN_PASS_DEF_PREFETCHLOADS
+#include "transforms/cuda/Passes.h.inc"
+
 using namespace mlir;
 
 namespace {
@@ -43,11 +48,6 @@ namespace {
 constexpr int64_t kMaxBytesPerThread = 128;
 // Tiles in shared memory are requested at most this many iterations ahead.
 constexpr int64_t kMaxDepth = 3;
-
-int64_t intAttrOr(Operation *op, StringRef name, int64_t fallback) {
-  if (auto attr = op->getAttrOfType<IntegerAttr>(name)) return attr.getInt();
-  return fallback;
-}
 
 // Does `load`'s value reach operand a or b of a tl.dot in its block, through conversions
 // only?
@@ -59,7 +59,7 @@ bool feedsDot(Operation *load) {
       Operation *user = use.getOwner();
       if (user->getBlock() != load->getBlock()) continue;
       if (isa<ir::DotOp>(user) && use.getOperandNumber() < 2) return true;
-      if (isa<ir::ConvertLayoutOp, ir::TransOp, arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::ExtSIOp,
+      if (isa<gpu::ConvertLayoutOp, ir::TransOp, arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::ExtSIOp,
               arith::TruncIOp>(user))
         work.push_back(user->getResult(0));
     }
@@ -94,10 +94,10 @@ LogicalResult addressSlice(Operation *root, Block *body, llvm::SetVector<Operati
 
 // Will the CUDA printer copy this load into shared memory with cp.async? 16-bit elements in
 // 16-byte pieces (8 consecutive elements, 16-byte aligned) along some dimension.
-bool copiesAsync(ir::LoadOp load, const AxisAnalysis &axis) {
+bool copiesAsync(ir::LoadOp load, const common::AxisAnalysis &axis) {
   auto type = cast<RankedTensorType>(load.getType());
   if (!type.getElementType().isIntOrFloat() || type.getElementType().getIntOrFloatBitWidth() != 16) return false;
-  AxisInfo info = axis.lookup(load.getPtr());
+  common::AxisInfo info = axis.lookup(load.getPtr());
   for (size_t d = 0; d < info.contiguity.size(); ++d)
     if (info.contiguity[d] >= 8 && info.divisibility[d] >= 16 && type.getShape()[d] % 8 == 0) return true;
   return false;
@@ -110,25 +110,23 @@ int64_t bytesPerThread(Operation *load, int64_t numWarps) {
   return bits / 8 / (numWarps * 32);
 }
 
-struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrefetchLoadsPass)
-  StringRef getArgument() const final { return "tle-prefetch-loads"; }
-  StringRef getDescription() const final { return "issue the loads that feed tl.dot one loop iteration ahead"; }
+struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
+  using PrefetchLoadsBase::PrefetchLoadsBase;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    const int64_t defaultStages = intAttrOr(func, "tle.num_stages", 3);
-    const int64_t numWarps = intAttrOr(func, "tle.num_warps", 4);
+    const int64_t defaultStages = ir::numStages(func, numStages);
+    const int64_t numWarps = ir::numWarps(func, this->numWarps);
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });  // inner loops first
-    const AxisAnalysis axis(func);  // of the pointers as written (it only grows stale for the new ones)
+    const common::AxisAnalysis axis(func);  // of the pointers as written (it only grows stale for the new ones)
     for (scf::ForOp loop : loops) {
-      int64_t stages = intAttrOr(loop, "tle.num_stages", defaultStages);
+      int64_t stages = ir::loopNumStages(loop, defaultStages);
       if (stages >= 2) pipeline(loop, stages, numWarps, axis);
     }
   }
 
-  void pipeline(scf::ForOp loop, int64_t stages, int64_t numWarps, const AxisAnalysis &axis) {
+  void pipeline(scf::ForOp loop, int64_t stages, int64_t numWarps, const common::AxisAnalysis &axis) {
     auto step = loop.getStep().getDefiningOp<arith::ConstantOp>();
     if (!step || !isa<IntegerAttr>(step.getValue()) || cast<IntegerAttr>(step.getValue()).getInt() <= 0) return;
     Block *body = loop.getBody();
@@ -292,7 +290,5 @@ struct PrefetchLoadsPass : PassWrapper<PrefetchLoadsPass, OperationPass<func::Fu
 };
 
 }  // namespace
-
-std::unique_ptr<Pass> createPrefetchLoadsPass() { return std::make_unique<PrefetchLoadsPass>(); }
 
 }  // namespace tle::cuda

@@ -3,8 +3,8 @@
 // RUN: tle-opt %s | tle-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @vector_add
-// CHECK-SAME: !tle.ptr<f16, 3>
-func.func @vector_add(%x: !tle.ptr<f32>, %y: !tle.ptr<f32>, %out: !tle.ptr<f32>, %n: i32, %smem: !tle.ptr<f16, 3>) {
+// CHECK-SAME: !tle.ptr<f16, smem>
+func.func @vector_add(%x: !tle.ptr<f32>, %y: !tle.ptr<f32>, %out: !tle.ptr<f32>, %n: i32, %smem: !tle.ptr<f16, smem>) {
   // CHECK: %[[PID:.*]] = tle.program_id 0 : i32
   %pid = tle.program_id 0 : i32
   %c128 = arith.constant 128 : i32
@@ -94,16 +94,16 @@ func.func @descriptors(%base: !tle.ptr<f16>, %n: i32, %s: i64, %o: i32) {
 }
 
 // CHECK-LABEL: func.func @distributed
-func.func @distributed(%g: !tle.ptr<f32>, %s: tensor<16x!tle.ptr<f32, 3>>, %peer: i32) {
+func.func @distributed(%g: !tle.ptr<f32>, %s: tensor<16x!tle.ptr<f32, smem>>, %peer: i32) {
   // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "device"} : !tle.ptr<f32> -> !tle.ptr<f32>
   %r = tle.remote %g, %peer {space = "device"} : !tle.ptr<f32> -> !tle.ptr<f32>
-  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : tensor<16x!tle.ptr<f32, 3>> -> tensor<16x!tle.ptr<f32, 7>>
-  %q = tle.remote %s, %peer {space = "cluster"} : tensor<16x!tle.ptr<f32, 3>> -> tensor<16x!tle.ptr<f32, 7>>
-  %b = tle.alloc : !tle.buffer<tensor<16xf32>, "smem">
-  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : !tle.buffer<tensor<16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "dsmem">
-  %rb = tle.remote %b, %peer {space = "cluster"} : !tle.buffer<tensor<16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "dsmem">
-  // CHECK: tle.local_ptr %{{.*}} : <tensor<16xf32>, "dsmem"> -> tensor<16x!tle.ptr<f32, 7>>
-  %p = tle.local_ptr %rb : !tle.buffer<tensor<16xf32>, "dsmem"> -> tensor<16x!tle.ptr<f32, 7>>
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : tensor<16x!tle.ptr<f32, smem>> -> tensor<16x!tle.ptr<f32, dsmem>>
+  %q = tle.remote %s, %peer {space = "cluster"} : tensor<16x!tle.ptr<f32, smem>> -> tensor<16x!tle.ptr<f32, dsmem>>
+  %b = tle.alloc : !tle.buffer<tensor<16xf32>, smem>
+  // CHECK: tle.remote %{{.*}}, %{{.*}} {space = "cluster"} : !tle.buffer<tensor<16xf32>, smem> -> !tle.buffer<tensor<16xf32>, dsmem>
+  %rb = tle.remote %b, %peer {space = "cluster"} : !tle.buffer<tensor<16xf32>, smem> -> !tle.buffer<tensor<16xf32>, dsmem>
+  // CHECK: tle_gpu.local_ptr %{{.*}} : <tensor<16xf32>, dsmem> -> tensor<16x!tle.ptr<f32, dsmem>>
+  %p = tle_gpu.local_ptr %rb : !tle.buffer<tensor<16xf32>, dsmem> -> tensor<16x!tle.ptr<f32, dsmem>>
   // CHECK: tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
   tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
   return
@@ -111,31 +111,31 @@ func.func @distributed(%g: !tle.ptr<f32>, %s: tensor<16x!tle.ptr<f32, 3>>, %peer
 
 // CHECK-LABEL: func.func @warp_specialize
 func.func @warp_specialize(%x: f32) -> f32 {
-  // CHECK: tle.warp_specialize -> f32 default {
-  // CHECK: tle.partition.yield %{{.*}} : f32
+  // CHECK: tle_gpu.warp_specialize -> f32 default {
+  // CHECK: tle_gpu.partition.yield %{{.*}} : f32
   // CHECK: } workers {
-  // CHECK: tle.partition.yield
+  // CHECK: tle_gpu.partition.yield
   // CHECK: }, {
   // CHECK: } {workerNumRegs = array<i32: 40, 24>, workerNumWarps = array<i32: 1, 2>}
-  %r = tle.warp_specialize -> f32 default {
-    tle.partition.yield %x : f32
+  %r = tle_gpu.warp_specialize -> f32 default {
+    tle_gpu.partition.yield %x : f32
   } workers {
-    tle.partition.yield
+    tle_gpu.partition.yield
   }, {
-    tle.partition.yield
+    tle_gpu.partition.yield
   } {workerNumRegs = array<i32: 40, 24>, workerNumWarps = array<i32: 1, 2>}
   return %r : f32
 }
 
 // CHECK-LABEL: func.func @pipes
 func.func @pipes(%i: i32) {
-  %b = tle.alloc : !tle.buffer<tensor<2x16xf32>, "smem">
-  // CHECK: %[[P:.*]] = tle.pipe_create(%{{.*}}) {capacity = 2 : i32, fieldNames = ["a"], oneShot, readers = [], scope = "cta"} : !tle.buffer<tensor<2x16xf32>, "smem">
-  %p = tle.pipe_create(%b) {capacity = 2 : i32, fieldNames = ["a"], readers = [], scope = "cta", oneShot} : !tle.buffer<tensor<2x16xf32>, "smem">
+  %b = tle.alloc : !tle.buffer<tensor<2x16xf32>, smem>
+  // CHECK: %[[P:.*]] = tle.pipe_create(%{{.*}}) {capacity = 2 : i32, fieldNames = ["a"], oneShot, readers = [], scope = "cta"} : !tle.buffer<tensor<2x16xf32>, smem>
+  %p = tle.pipe_create(%b) {capacity = 2 : i32, fieldNames = ["a"], readers = [], scope = "cta", oneShot} : !tle.buffer<tensor<2x16xf32>, smem>
   // CHECK: tle.pipe_acquire %[[P]], %{{.*}} {reader = ""}
   tle.pipe_acquire %p, %i {reader = ""}
-  // CHECK: tle.buffer_slot %{{.*}}[%{{.*}}] : <tensor<2x16xf32>, "smem"> -> <tensor<16xf32>, "smem">
-  %s = tle.buffer_slot %b[%i] : !tle.buffer<tensor<2x16xf32>, "smem"> -> !tle.buffer<tensor<16xf32>, "smem">
+  // CHECK: tle.buffer_slot %{{.*}}[%{{.*}}] : <tensor<2x16xf32>, smem> -> <tensor<16xf32>, smem>
+  %s = tle.buffer_slot %b[%i] : !tle.buffer<tensor<2x16xf32>, smem> -> !tle.buffer<tensor<16xf32>, smem>
   tle.pipe_commit %p, %i {reader = ""}
   // CHECK: tle.pipe_wait %[[P]], %{{.*}} {reader = ""}
   %c = tle.pipe_wait %p, %i {reader = ""}

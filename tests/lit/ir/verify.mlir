@@ -163,8 +163,8 @@ func.func @desc_pointee(%base: !tle.ptr<f32>, %n: i32, %s: i64) {
 // -----
 
 func.func @remote_space(%g: !tle.ptr<f32>, %peer: i32) {
-  // expected-error @+1 {{cluster remote access needs a shared-memory buffer or pointers (address space 3)}}
-  %r = tle.remote %g, %peer {space = "cluster"} : !tle.ptr<f32> -> !tle.ptr<f32, 7>
+  // expected-error @+1 {{cluster remote access needs a shared-memory buffer or pointers into shared memory (smem)}}
+  %r = tle.remote %g, %peer {space = "cluster"} : !tle.ptr<f32> -> !tle.ptr<f32, dsmem>
   return
 }
 
@@ -187,20 +187,20 @@ func.func @raw_call_results(%x: tensor<16xf32>) {
 // -----
 
 func.func @dsa_matmul_spaces() {
-  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, "L1">
-  %b = tle.alloc : !tle.buffer<tensor<16x16xf16>, "L0B">
-  %c = tle.alloc : !tle.buffer<tensor<16x16xf32>, "L0C">
+  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, L1>
+  %b = tle.alloc : !tle.buffer<tensor<16x16xf16>, L0B>
+  %c = tle.alloc : !tle.buffer<tensor<16x16xf32>, L0C>
   // expected-error @+1 {{operands must be in L0A and L0B and the result in L0C}}
-  tle.dsa_matmul %a, %b, %c : !tle.buffer<tensor<16x16xf16>, "L1">, !tle.buffer<tensor<16x16xf16>, "L0B">, !tle.buffer<tensor<16x16xf32>, "L0C">
+  tle_dsa.matmul %a, %b, %c : !tle.buffer<tensor<16x16xf16>, L1>, !tle.buffer<tensor<16x16xf16>, L0B>, !tle.buffer<tensor<16x16xf32>, L0C>
   return
 }
 
 // -----
 
 func.func @dsa_subview_fit(%o: i32) {
-  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, "UB">
+  %a = tle.alloc : !tle.buffer<tensor<16x16xf16>, UB>
   // expected-error @+1 {{sizes and strides must fit in the source}}
-  %v = tle.dsa_subview %a[%o, %o] {sizes = array<i64: 16, 16>, strides = array<i64: 2, 1>} : !tle.buffer<tensor<16x16xf16>, "UB"> -> !tle.buffer<tensor<16x16xf16>, "UB">
+  %v = tle_dsa.subview %a[%o, %o] {sizes = array<i64: 16, 16>, strides = array<i64: 2, 1>} : !tle.buffer<tensor<16x16xf16>, UB> -> !tle.buffer<tensor<16x16xf16>, UB>
   return
 }
 
@@ -208,10 +208,10 @@ func.func @dsa_subview_fit(%o: i32) {
 
 func.func @warp_specialize_counts() {
   // expected-error @+1 {{needs one warp count and one register count per worker region}}
-  tle.warp_specialize default {
-    tle.partition.yield
+  tle_gpu.warp_specialize default {
+    tle_gpu.partition.yield
   } workers {
-    tle.partition.yield
+    tle_gpu.partition.yield
   } {workerNumRegs = array<i32: 40>, workerNumWarps = array<i32: 1, 1>}
   return
 }
@@ -219,9 +219,9 @@ func.func @warp_specialize_counts() {
 // -----
 
 func.func @pipe_capacity() {
-  %b = tle.alloc : !tle.buffer<tensor<4x16xf32>, "smem">
+  %b = tle.alloc : !tle.buffer<tensor<4x16xf32>, smem>
   // expected-error @+1 {{fields must be shared-memory buffers of rank 2 or more whose leading dimension is the capacity}}
-  %p = tle.pipe_create(%b) {capacity = 2 : i32, fieldNames = ["a"], readers = [], scope = "cta"} : !tle.buffer<tensor<4x16xf32>, "smem">
+  %p = tle.pipe_create(%b) {capacity = 2 : i32, fieldNames = ["a"], readers = [], scope = "cta"} : !tle.buffer<tensor<4x16xf32>, smem>
   return
 }
 
@@ -230,8 +230,8 @@ func.func @pipe_capacity() {
 // Shapes and element types must match; layouts may differ (layout assignment gives a
 // result its own), so these verify.
 func.func @layouts_may_differ(%x: tensor<16xf32>, %s: tensor<4x8xf32>, %i: tensor<2x8xi32>) {
-  %j = tle.join %x, %x : tensor<16xf32> -> tensor<16x2xf32, #tle.blocked<spt = [1, 2], tpw = [16, 2], wpc = [1, 1], order = [1, 0]>>
-  %g = tle.gather %s[%i] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x8xi32> -> tensor<2x8xf32, #tle.blocked<spt = [1, 1], tpw = [4, 8], wpc = [1, 1], order = [1, 0]>>
+  %j = tle.join %x, %x : tensor<16xf32> -> tensor<16x2xf32, #tle_gpu.blocked<spt = [1, 2], tpw = [16, 2], wpc = [1, 1], order = [1, 0]>>
+  %g = tle.gather %s[%i] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x8xi32> -> tensor<2x8xf32, #tle_gpu.blocked<spt = [1, 1], tpw = [4, 8], wpc = [1, 1], order = [1, 0]>>
   return
 }
 
@@ -254,8 +254,8 @@ func.func @cumsum_total(%x: tensor<4x8xi32>) {
 // -----
 
 func.func @local_load_element() {
-  %b = tle.alloc : <tensor<16xf32>, "smem">
+  %b = tle.alloc : <tensor<16xf32>, smem>
   // expected-error @+1 {{result must have the buffer's shape and element type}}
-  %v = tle.local_load %b : <tensor<16xf32>, "smem"> -> tensor<16xf16>
+  %v = tle_gpu.local_load %b : <tensor<16xf32>, smem> -> tensor<16xf16>
   return
 }

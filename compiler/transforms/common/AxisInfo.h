@@ -9,7 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
-namespace tle::cuda {
+namespace tle::common {
 
 struct AxisInfo {
   // One entry per dimension; scalars have one entry.
@@ -28,4 +28,4 @@ class AxisAnalysis {
   llvm::DenseMap<mlir::Value, AxisInfo> info_;
 };
 
-}  // namespace tle::cuda
+}  // namespace tle::common

@@ -1,12 +1,12 @@
 // Layout attributes: how a tensor's elements are spread over the threads of a block, set
-// as the encoding of its `tensor<...>` type by the CUDA layout pass. They mirror the C++
-// layout types of stdlib/include/tle/cuda/layout.cuh, which give their exact meaning.
-#ifndef TLE_LAYOUTS_TD
-#define TLE_LAYOUTS_TD
+// as the encoding of its `tensor<...>` type by the layout pass. They mirror the C++ layout
+// types of stdlib/include/tle/cuda/layout.cuh, which give their exact meaning.
+#ifndef TLE_GPU_ATTRS_TD
+#define TLE_GPU_ATTRS_TD
 
-include "TleBase.td"
+include "GpuBase.td"
 
-class Tle_Attr<string name, string attrMnemonic> : AttrDef<Tle_Dialect, name> {
+class Tle_Attr<string name, string attrMnemonic> : AttrDef<TleGpu_Dialect, name> {
   let mnemonic = attrMnemonic;
 }
 

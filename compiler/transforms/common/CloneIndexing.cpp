@@ -1,4 +1,4 @@
-#include "transforms/cuda/Passes.h"
+#include "transforms/common/Passes.h"
 
 #include "ir/Dialect.h"
 
@@ -6,7 +6,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
-namespace tle::cuda {
+namespace tle::common {
+
+#define GEN_PASS_DEF_CLONEINDEXING
+#include "transforms/common/Passes.h.inc"
 
 using namespace mlir;
 
@@ -22,10 +25,7 @@ bool isCheapIndexing(Operation *op) {
   return false;
 }
 
-struct CloneIndexingPass : PassWrapper<CloneIndexingPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CloneIndexingPass)
-  StringRef getArgument() const final { return "tle-clone-indexing"; }
-  StringRef getDescription() const final { return "copy cheap index computations once per use"; }
+struct CloneIndexingPass : impl::CloneIndexingBase<CloneIndexingPass> {
 
   void runOnOperation() override {
     // Walk backwards so that users are split before the values they use: a copy made for
@@ -50,6 +50,4 @@ struct CloneIndexingPass : PassWrapper<CloneIndexingPass, OperationPass<func::Fu
 
 }  // namespace
 
-std::unique_ptr<Pass> createCloneIndexingPass() { return std::make_unique<CloneIndexingPass>(); }
-
-}  // namespace tle::cuda
+}  // namespace tle::common

@@ -4,7 +4,7 @@
 // instead. Loads and stores through them compute the pointer tensor
 //   base + sum_d (offset_d + arange(block_d)) * stride_d
 // in 64-bit, masked on the dimensions named by boundary_check.
-#include "transforms/cuda/Passes.h"
+#include "transforms/common/Passes.h"
 
 #include "ir/Dialect.h"
 
@@ -17,7 +17,10 @@
 #include <cmath>
 #include <limits>
 
-namespace tle::cuda {
+namespace tle::common {
+
+#define GEN_PASS_DEF_LOWERBLOCKPOINTERS
+#include "transforms/common/Passes.h.inc"
 
 using namespace mlir;
 
@@ -261,10 +264,7 @@ class BlockPointerLowering {
   std::vector<Operation *> dead_;
 };
 
-struct LowerBlockPointersPass : PassWrapper<LowerBlockPointersPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerBlockPointersPass)
-  StringRef getArgument() const final { return "tle-lower-block-pointers"; }
-  StringRef getDescription() const final { return "turn block pointers into tensors of pointers"; }
+struct LowerBlockPointersPass : impl::LowerBlockPointersBase<LowerBlockPointersPass> {
   void runOnOperation() override {
     if (failed(BlockPointerLowering(getOperation()).run())) signalPassFailure();
   }
@@ -272,6 +272,4 @@ struct LowerBlockPointersPass : PassWrapper<LowerBlockPointersPass, OperationPas
 
 }  // namespace
 
-std::unique_ptr<Pass> createLowerBlockPointersPass() { return std::make_unique<LowerBlockPointersPass>(); }
-
-}  // namespace tle::cuda
+}  // namespace tle::common

@@ -1,6 +1,7 @@
-#include "transforms/cuda/AxisInfo.h"
+#include "transforms/common/AxisInfo.h"
 
 #include "ir/Dialect.h"
+#include "ir/KernelSettings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -9,7 +10,7 @@
 
 #include <numeric>
 
-namespace tle::cuda {
+namespace tle::common {
 
 using namespace mlir;
 
@@ -53,7 +54,7 @@ AxisAnalysis::AxisAnalysis(Operation *function) {
   if (auto f = dyn_cast<func::FuncOp>(function)) {
     for (BlockArgument arg : f.getArguments()) {
       int64_t div = 1;
-      if (auto attr = f.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tle.divisibility")) div = attr.getInt();
+      if (unsigned hint = ir::parameterDivisibility(f, arg.getArgNumber()); hint > 1) div = hint;
       info_[arg] = splatOf(arg.getType(), div);
     }
   }
@@ -214,4 +215,4 @@ void AxisAnalysis::visit(Operation *op) {
   info_[result] = out ? *out : unknown(type);
 }
 
-}  // namespace tle::cuda
+}  // namespace tle::common

@@ -1,0 +1,28 @@
+// The `tle_gpu` dialect: the GPU level of a tile program. Thread layouts (as tensor
+// encodings), the TLE-Struct GPU ops a kernel writes (tle.gpu.*), and the ops and attributes
+// the CUDA planning passes add to make every decision visible before printing: layout
+// conversions, vector widths, the shared-memory plan, asynchronous copies and barriers.
+#ifndef TLE_GPU_BASE_TD
+#define TLE_GPU_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def TleGpu_Dialect : Dialect {
+  let name = "tle_gpu";
+  let cppNamespace = "::tle::gpu";
+  let summary = "GPU-level ops, layouts and plans of tile programs";
+  let dependentDialects = ["::tle::ir::TleDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  // What one CUDA pass hands to the next (and the printer reads); see each pass.
+  let discardableAttrs = (ins
+    "::mlir::IntegerAttr":$vec,              // a load/store's vector width (tle-assign-layouts)
+    "::mlir::UnitAttr":$mask_per_element,    // its mask may differ inside a vector (tle-assign-layouts)
+    "::mlir::IntegerAttr":$offset,           // a buffer's byte offset (tle-plan-shared-memory)
+    "::mlir::IntegerAttr":$buffer_bytes      // the bytes all buffers take (tle-plan-shared-memory)
+  );
+}
+
+class TleGpu_Op<string mnemonic, list<Trait> traits = []> : Op<TleGpu_Dialect, mnemonic, traits>;
+
+#endif

@@ -1,0 +1,144 @@
+#include "ir/GpuDialect.h"
+
+#include "target/Target.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include "ir/GpuDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "ir/GpuAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "ir/GpuOps.cpp.inc"
+
+namespace tle::gpu {
+
+using namespace mlir;
+
+void TleGpuDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "ir/GpuAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "ir/GpuOps.cpp.inc"
+      >();
+}
+
+TleGpuDialect &dialectOf(Operation *op) { return *op->getContext()->getOrLoadDialect<TleGpuDialect>(); }
+
+int vectorWidth(Operation *op) {
+  auto v = dialectOf(op).getVecAttrHelper().getAttr(op);
+  return v ? static_cast<int>(v.getInt()) : 1;
+}
+void setVectorWidth(Operation *op, int width) {
+  dialectOf(op).getVecAttrHelper().setAttr(op, IntegerAttr::get(IntegerType::get(op->getContext(), 32), width));
+}
+bool maskPerElement(Operation *op) { return dialectOf(op).getMaskPerElementAttrHelper().isAttrPresent(op); }
+void setMaskPerElement(Operation *op) { dialectOf(op).getMaskPerElementAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
+std::optional<int64_t> bufferOffset(Operation *alloc) {
+  if (auto v = dialectOf(alloc).getOffsetAttrHelper().getAttr(alloc)) return v.getInt();
+  return std::nullopt;
+}
+void setBufferOffset(Operation *alloc, int64_t offset) {
+  dialectOf(alloc).getOffsetAttrHelper().setAttr(alloc, IntegerAttr::get(IntegerType::get(alloc->getContext(), 64), offset));
+}
+int64_t bufferBytes(Operation *kernel) {
+  auto v = dialectOf(kernel).getBufferBytesAttrHelper().getAttr(kernel);
+  return v ? v.getInt() : 0;
+}
+void setBufferBytes(Operation *kernel, int64_t bytes) {
+  dialectOf(kernel).getBufferBytesAttrHelper().setAttr(kernel, IntegerAttr::get(IntegerType::get(kernel->getContext(), 64), bytes));
+}
+
+static bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError, ArrayRef<unsigned> sizePerThread,
+                                        ArrayRef<unsigned> threadsPerWarp, ArrayRef<unsigned> warpsPerCTA,
+                                        ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
+    return emitError() << "blocked layout parameters must all have the rank's length";
+  unsigned lanes = 1;
+  for (unsigned t : threadsPerWarp) lanes *= t;
+  if (static_cast<int>(lanes) != cudaThreadsPerWarp())
+    return emitError() << "threadsPerWarp must multiply to " << cudaThreadsPerWarp() << ", not " << lanes;
+  for (unsigned v : llvm::concat<const unsigned>(sizePerThread, threadsPerWarp, warpsPerCTA))
+    if (!isPowerOfTwo(v)) return emitError() << "blocked layout sizes must be powers of two";
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  if (src.getShape() != dst.getShape() || src.getElementType() != dst.getElementType())
+    return emitOpError("must keep the shape and element type");
+  return success();
+}
+
+LogicalResult LocalPtrOp::verify() {
+  ir::BufferType buf = getBuffer().getType();
+  if (!isSharedMemory(buf.getSpace())) return emitOpError("needs a shared-memory buffer");
+  RankedTensorType block = buf.getBlockType();
+  auto ptr = dyn_cast<ir::PointerType>(ir::elementTypeOf(getType()));
+  if (!ptr || ptr.getPointeeType() != block.getElementType() || ptr.getMemorySpace() != buf.getSpace())
+    return emitOpError("result must be pointers into the buffer's memory (smem, or dsmem for a remote buffer) to its element type");
+  if (getIndices().empty()) {
+    if (ir::shapeOf(getType()) != block.getShape()) return emitOpError("without indices the result has the buffer's shape");
+    return success();
+  }
+  if (static_cast<int64_t>(getIndices().size()) != block.getRank())
+    return emitOpError("needs ") << block.getRank() << " indices, got " << getIndices().size();
+  ArrayRef<int64_t> shape = ir::shapeOf(getIndices()[0].getType());
+  for (Value i : getIndices()) {
+    if (!isa<IntegerType>(ir::elementTypeOf(i.getType()))) return emitOpError("indices must be integers");
+    if (ir::shapeOf(i.getType()) != shape) return emitOpError("indices must all have one shape");
+  }
+  if (ir::shapeOf(getType()) != shape) return emitOpError("result shape must be the indices' shape");
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  bool toLocal = isa<ir::BufferType>(getDst().getType());
+  Type global = toLocal ? getSrc().getType() : getDst().getType();
+  Type local = toLocal ? getDst().getType() : getSrc().getType();
+  auto buf = dyn_cast<ir::BufferType>(local);
+  auto ptr = dyn_cast<ir::PointerType>(ir::elementTypeOf(global));
+  if (!buf || !ptr || isa<ir::BufferType>(global))
+    return emitOpError("one operand must be a block of global pointers and the other a buffer");
+  if (ptr.getPointeeType() != buf.getBlockType().getElementType()) return emitOpError("element types differ");
+  if (ir::shapeOf(global) != buf.getBlockType().getShape()) return emitOpError("the pointer block and the buffer differ in shape");
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  RankedTensorType block = getBuffer().getType().getBlockType();
+  if (!ir::hasShapeAndElement(getType(), block.getShape(), block.getElementType()))
+    return emitOpError("result must have the buffer's shape and element type");
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  size_t workers = getWorkerRegions().size();
+  if (getWorkerNumWarps().size() != workers || getWorkerNumRegs().size() != workers)
+    return emitOpError("needs one warp count and one register count per worker region");
+  for (int32_t w : getWorkerNumWarps())
+    if (w <= 0 || (w & (w - 1)) != 0) return emitOpError("worker warp counts must be powers of two");
+  for (int32_t r : getWorkerNumRegs())
+    if (r < 24 || r > 256 || r % 8 != 0) return emitOpError("worker register counts must be multiples of 8 in 24..256");
+  auto yieldOf = [](Region &r) { return dyn_cast<PartitionYieldOp>(r.front().getTerminator()); };
+  auto defaultYield = yieldOf(getDefaultRegion());
+  if (!defaultYield || TypeRange(defaultYield.getValues()) != getResultTypes())
+    return emitOpError("the default region must yield the op's result types");
+  for (Region &r : getWorkerRegions()) {
+    auto y = yieldOf(r);
+    if (!y || !y.getValues().empty()) return emitOpError("worker regions yield nothing");
+  }
+  return success();
+}
+
+}  // namespace tle::gpu

@@ -1,0 +1,44 @@
+// A kernel's settings, as sema records them on its function (tle.num_warps, tle.num_stages,
+// tle.target), read in one place with one default each. Passes take an override from their
+// options (Passes.td): 0 or "" means "the kernel's own".
+#pragma once
+
+#include "target/Target.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+#include <string>
+
+namespace tle::ir {
+
+constexpr unsigned kDefaultNumWarps = 4;
+constexpr unsigned kDefaultNumStages = 3;
+
+// The kernel that holds `op` (or `op` itself): its warps, its pipelining depth, its target.
+unsigned numWarps(mlir::Operation *op, unsigned override = 0);
+unsigned numStages(mlir::Operation *op, unsigned override = 0);
+const TargetInfo &targetOf(mlir::Operation *op, const std::string &override = "");
+// A loop's own depth (tl.range(num_stages=)), else the kernel's.
+unsigned loopNumStages(mlir::Operation *loop, unsigned kernelStages);
+std::optional<unsigned> ownNumStages(mlir::Operation *loop);
+// tl.range's keywords on a loop.
+void setLoopNumStages(mlir::Operation *loop, unsigned numStages);
+void setLoopUnrollFactor(mlir::Operation *loop, unsigned factor);
+
+void setKernelSettings(mlir::Operation *kernel, unsigned numWarps, unsigned numStages, const TargetInfo &target);
+
+}  // namespace tle::ir
+
+namespace tle::ir {
+
+// A kernel parameter's facts from its --signature: its name in the source ("" when it has
+// none), its divisibility hint (1 when unhinted), const-ness of a pointer, unsignedness.
+std::string parameterName(mlir::Operation *kernel, unsigned index);
+unsigned parameterDivisibility(mlir::Operation *kernel, unsigned index);
+bool parameterReadonly(mlir::Operation *kernel, unsigned index);
+// The attributes sema puts on parameter `index`.
+mlir::DictionaryAttr parameterAttributes(mlir::MLIRContext *ctx, const std::string &name, unsigned divisibility, bool readonly,
+                                         bool isUnsigned);
+
+}  // namespace tle::ir

@@ -1,0 +1,60 @@
+// NVIDIA GPUs from Ampere (sm_80) to Hopper (sm_90a).
+#include "target/Target.h"
+
+namespace tle {
+
+namespace {
+
+constexpr int kThreadsPerWarp = 32;
+constexpr int kWidestAccessBytes = 16;  // ld/st.v4.b32, cp.async's largest chunk
+constexpr int kSharedAlignment = 16;
+
+class CudaTarget : public TargetInfo {
+ public:
+  // `sharedKiB`: the dynamic shared memory one block may opt in to.
+  CudaTarget(std::string arch, int computeCapability, bool archSpecific, int64_t sharedKiB)
+      : arch_(std::move(arch)), computeCapability_(computeCapability), archSpecific_(archSpecific) {
+    spaces_ = {{MemorySpace::Global, 0, kSharedAlignment},
+               {MemorySpace::Shared, sharedKiB * 1024, kSharedAlignment}};
+    if (computeCapability_ >= 90) spaces_.push_back({MemorySpace::RemoteShared, sharedKiB * 1024, kSharedAlignment});
+  }
+
+  TargetFamily family() const override { return TargetFamily::Cuda; }
+  std::string_view arch() const override { return arch_; }
+  int threadsPerWarp() const override { return kThreadsPerWarp; }
+  int vectorBytes() const override { return kWidestAccessBytes; }
+  const std::vector<MemorySpaceInfo> &memorySpaces() const override { return spaces_; }
+
+  bool has(Feature feature) const override {
+    switch (feature) {
+    case Feature::MmaSync:
+    case Feature::CpAsync: return computeCapability_ >= 80;
+    case Feature::Wgmma: return computeCapability_ == 90 && archSpecific_;
+    case Feature::Tma:
+    case Feature::Clusters:
+    case Feature::WarpSpecialization: return computeCapability_ >= 90;
+    case Feature::Cube: return false;
+    }
+    return false;
+  }
+  bool accepts(Tier tier) const override { return tier != Tier::DsaStruct; }
+  std::string_view rawLanguage() const override { return "cuda"; }
+
+ private:
+  std::string arch_;
+  int computeCapability_;
+  bool archSpecific_;  // sm_90a: wgmma and setmaxnreg, not forward compatible
+  std::vector<MemorySpaceInfo> spaces_;
+};
+
+}  // namespace
+
+std::vector<const TargetInfo *> cudaTargets() {
+  static const CudaTarget sm80("sm_80", 80, false, 163), sm86("sm_86", 86, false, 99), sm87("sm_87", 87, false, 163),
+      sm89("sm_89", 89, false, 99), sm90("sm_90", 90, false, 227), sm90a("sm_90a", 90, true, 227);
+  return {&sm80, &sm86, &sm87, &sm89, &sm90, &sm90a};
+}
+
+int cudaThreadsPerWarp() { return kThreadsPerWarp; }
+
+}  // namespace tle

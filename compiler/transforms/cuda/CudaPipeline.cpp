@@ -1,0 +1,21 @@
+// The order of the CUDA passes.
+#include "transforms/common/Passes.h"
+#include "transforms/cuda/Passes.h"
+
+#include "mlir/Transforms/Passes.h"
+
+namespace tle::cuda {
+
+void buildCudaPipeline(mlir::OpPassManager &pm) {
+  pm.addNestedPass<mlir::func::FuncOp>(common::createLowerBlockPointers());
+  // Fold what the rewrite exposed (offset arithmetic on constants) before analysis.
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createPrefetchLoads());
+  pm.addNestedPass<mlir::func::FuncOp>(common::createCloneIndexing());
+  pm.addNestedPass<mlir::func::FuncOp>(createAssignLayouts());
+  // Copies that ended up with the same layout are one value again.
+  pm.addPass(mlir::createCSEPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createPlanSharedMemory());
+}
+
+}  // namespace tle::cuda
