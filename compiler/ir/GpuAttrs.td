@@ -46,4 +46,21 @@ def Tle_DotOperandLayout : Tle_Attr<"DotOperandLayout", "dot_op"> {
   let assemblyFormat = "`<` $opIdx `,` $parent `,` $bits `>`";
 }
 
+// Where a kernel's dynamic shared memory goes, in this order: the tle.gpu buffers
+// [0, bufferBytes); the scratch that layout conversions, reductions, scans and the other
+// library calls share (from bufferBytes, as large as the largest any op needs, a size the
+// device library computes); when `staging` is not 0, the dot-operand staging region after it
+// (16-byte aligned; 2: some conversions alternate between its two halves); and, when
+// `slotBytes` is not 0, the slots of asynchronously copied operands, 1024-byte aligned (the
+// swizzle atom of wgmma), `slotBytes` long. `alignment` is the whole region's.
+def Tle_SharedMemoryPlan : Tle_Attr<"SharedMemoryPlan", "shared_memory"> {
+  let summary = "a kernel's shared-memory plan";
+  let parameters = (ins "int64_t":$bufferBytes, "bool":$scratch, "unsigned":$staging, "int64_t":$slotBytes,
+                        "int64_t":$alignment);
+  let assemblyFormat = [{
+    `<` `buffers` `=` $bufferBytes `,` `scratch` `=` $scratch `,` `staging` `=` $staging `,` `slots` `=` $slotBytes `,`
+        `align` `=` $alignment `>`
+  }];
+}
+
 #endif

@@ -14,12 +14,18 @@ def TleGpu_Dialect : Dialect {
   let summary = "GPU-level ops, layouts and plans of tile programs";
   let dependentDialects = ["::tle::ir::TleDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   // What one CUDA pass hands to the next (and the printer reads); see each pass.
   let discardableAttrs = (ins
     "::mlir::IntegerAttr":$vec,              // a load/store's vector width (tle-assign-layouts)
     "::mlir::UnitAttr":$mask_per_element,    // its mask may differ inside a vector (tle-assign-layouts)
     "::mlir::IntegerAttr":$offset,           // a buffer's byte offset (tle-plan-shared-memory)
-    "::mlir::IntegerAttr":$buffer_bytes      // the bytes all buffers take (tle-plan-shared-memory)
+    "::mlir::IntegerAttr":$buffer_bytes,     // the bytes all buffers take (tle-plan-shared-memory)
+    "::mlir::UnitAttr":$async_copy,          // a load planned as an asynchronous copy (tle-plan-async-copies)
+    "::mlir::IntegerAttr":$async_depth,      // how many iterations ahead a loop's copies go (tle-plan-async-copies)
+    "::mlir::IntegerAttr":$ring_slots,       // the slots of a loop's operand rings (tle-lower-async-copies)
+    "::mlir::Attribute":$shared_memory,      // a kernel's SharedMemoryPlanAttr (tle-plan-shared-memory)
+    "::mlir::DenseI64ArrayAttr":$arg_offsets // a raw call's block arguments in the scratch (tle-plan-shared-memory)
   );
 }
 

@@ -12,6 +12,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "ir/GpuAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "ir/GpuTypes.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "ir/GpuOps.cpp.inc"
 
@@ -23,6 +26,10 @@ void TleGpuDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "ir/GpuAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "ir/GpuTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
@@ -54,6 +61,47 @@ int64_t bufferBytes(Operation *kernel) {
 }
 void setBufferBytes(Operation *kernel, int64_t bytes) {
   dialectOf(kernel).getBufferBytesAttrHelper().setAttr(kernel, IntegerAttr::get(IntegerType::get(kernel->getContext(), 64), bytes));
+}
+
+bool isAsyncCopy(Operation *load) { return dialectOf(load).getAsyncCopyAttrHelper().isAttrPresent(load); }
+void setAsyncCopy(Operation *load, bool async) {
+  auto helper = dialectOf(load).getAsyncCopyAttrHelper();
+  if (async) helper.setAttr(load, UnitAttr::get(load->getContext()));
+  else if (helper.isAttrPresent(load)) helper.removeAttr(load);
+}
+std::optional<int> asyncDepth(Operation *loop) {
+  if (auto v = dialectOf(loop).getAsyncDepthAttrHelper().getAttr(loop)) return static_cast<int>(v.getInt());
+  return std::nullopt;
+}
+void setAsyncDepth(Operation *loop, int depth) {
+  dialectOf(loop).getAsyncDepthAttrHelper().setAttr(loop, IntegerAttr::get(IntegerType::get(loop->getContext(), 32), depth));
+}
+std::optional<int> ringSlots(Operation *loop) {
+  if (auto v = dialectOf(loop).getRingSlotsAttrHelper().getAttr(loop)) return static_cast<int>(v.getInt());
+  return std::nullopt;
+}
+void setRingSlots(Operation *loop, int slots) {
+  dialectOf(loop).getRingSlotsAttrHelper().setAttr(loop, IntegerAttr::get(IntegerType::get(loop->getContext(), 32), slots));
+}
+SharedMemoryPlanAttr sharedMemoryPlan(Operation *kernel) {
+  return dyn_cast_or_null<SharedMemoryPlanAttr>(dialectOf(kernel).getSharedMemoryAttrHelper().getAttr(kernel));
+}
+void setSharedMemoryPlan(Operation *kernel, SharedMemoryPlanAttr plan) {
+  dialectOf(kernel).getSharedMemoryAttrHelper().setAttr(kernel, plan);
+}
+
+int64_t ringSlotBytes(OperandRingType ring) {
+  RankedTensorType t = ring.getStaged();
+  int64_t bytes = t.getNumElements() * std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
+  return (bytes + kOperandSlotAlignment - 1) / kOperandSlotAlignment * kOperandSlotAlignment;
+}
+
+ArrayRef<int64_t> argumentOffsets(Operation *call) {
+  if (auto v = dialectOf(call).getArgOffsetsAttrHelper().getAttr(call)) return v.asArrayRef();
+  return {};
+}
+void setArgumentOffsets(Operation *call, ArrayRef<int64_t> offsets) {
+  dialectOf(call).getArgOffsetsAttrHelper().setAttr(call, DenseI64ArrayAttr::get(call->getContext(), offsets));
 }
 
 static bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
@@ -138,6 +186,48 @@ LogicalResult WarpSpecializeOp::verify() {
     auto y = yieldOf(r);
     if (!y || !y.getValues().empty()) return emitOpError("worker regions yield nothing");
   }
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  RankedTensorType staged = getRing().getType().getStaged();
+  auto ptr = cast<ir::PointerType>(getPtr().getType().getElementType());
+  if (getPtr().getType().getShape() != staged.getShape() || ptr.getPointeeType() != staged.getElementType())
+    return emitOpError("the pointers must have the ring's tile shape and element type");
+  if (getMask() && getMask().getType().getShape() != staged.getShape()) return emitOpError("the mask must have the tile's shape");
+  if (auto slot = getSlot(); slot && (*slot < 0 || *slot >= static_cast<int32_t>(getRing().getType().getSlots())))
+    return emitOpError("slot ") << *slot << " is outside the ring's " << getRing().getType().getSlots() << " slots";
+  return success();
+}
+
+LogicalResult RingReadOp::verify() {
+  if (getType() != getRing().getType().getOperand()) return emitOpError("result must be the ring's operand type");
+  return success();
+}
+
+LogicalResult RingDotOp::verify() {
+  if (getType() != getC().getType()) return emitOpError("result must have the accumulator's type");
+  if (auto ring = dyn_cast<OperandRingType>(getA().getType())) {
+    if (!isa<DotOperandLayoutAttr>(ring.getOperand().getEncoding())) return emitOpError("a's ring must hold dot operands");
+  } else if (!isa<RankedTensorType>(getA().getType())) {
+    return emitOpError("a must be a tile or an operand ring");
+  }
+  return success();
+}
+
+static LogicalResult verifyStaging(Operation *op, RankedTensorType src, RankedTensorType dst) {
+  if (src.getShape() != dst.getShape() || src.getElementType() != dst.getElementType())
+    return op->emitOpError("must keep the shape and element type");
+  if (!isa<DotOperandLayoutAttr>(dst.getEncoding())) return op->emitOpError("result must be in a dot-operand layout");
+  return success();
+}
+
+LogicalResult StageOperandOp::verify() { return verifyStaging(*this, getSrc().getType(), getType()); }
+
+LogicalResult StageOperandsOp::verify() {
+  if (failed(verifyStaging(*this, getA().getType(), getResultA().getType())) ||
+      failed(verifyStaging(*this, getB().getType(), getResultB().getType())))
+    return failure();
   return success();
 }
 

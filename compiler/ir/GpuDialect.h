@@ -9,6 +9,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "ir/GpuAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "ir/GpuTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "ir/GpuOps.h.inc"
 
@@ -29,5 +32,27 @@ void setBufferOffset(mlir::Operation *alloc, int64_t offset);
 // The bytes a kernel's buffers take together (tle-plan-shared-memory); 0 when unset.
 int64_t bufferBytes(mlir::Operation *kernel);
 void setBufferBytes(mlir::Operation *kernel, int64_t bytes);
+// A load planned as an asynchronous copy into shared memory (tle-plan-async-copies).
+bool isAsyncCopy(mlir::Operation *load);
+void setAsyncCopy(mlir::Operation *load, bool async);
+// How many iterations ahead a loop's asynchronous copies are issued; nullopt: the loop has none.
+std::optional<int> asyncDepth(mlir::Operation *loop);
+void setAsyncDepth(mlir::Operation *loop, int depth);
+// The number of slots in the operand rings of a loop (tle-lower-async-copies); nullopt: none.
+std::optional<int> ringSlots(mlir::Operation *loop);
+void setRingSlots(mlir::Operation *loop, int slots);
+// A kernel's shared-memory plan (tle-plan-shared-memory); null before planning.
+SharedMemoryPlanAttr sharedMemoryPlan(mlir::Operation *kernel);
+void setSharedMemoryPlan(mlir::Operation *kernel, SharedMemoryPlanAttr plan);
+
+// Where a TLE-Raw call's block arguments are staged, in the scratch (tle-plan-shared-memory).
+llvm::ArrayRef<int64_t> argumentOffsets(mlir::Operation *call);
+void setArgumentOffsets(mlir::Operation *call, llvm::ArrayRef<int64_t> offsets);
+
+// Operand slots start at multiples of wgmma's swizzle atom (8 rows of 128 bytes), the layout
+// the device library's copies write.
+constexpr int64_t kOperandSlotAlignment = 1024;
+// Bytes of one slot of a ring: the staged tile, rounded up to the swizzle atom.
+int64_t ringSlotBytes(OperandRingType ring);
 
 }  // namespace tle::gpu

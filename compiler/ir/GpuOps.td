@@ -63,4 +63,92 @@ def TleGpu_PartitionYieldOp : TleGpu_Op<"partition.yield", [Pure, Terminator, Ha
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
+// ---- asynchronous operand copies (tle-lower-async-copies) -------------------------------
+// A dot operand whose tiles a loop requests `depth` iterations ahead (tle-prefetch-loads)
+// goes from global memory straight to shared memory with cp.async, into a ring of depth + 1
+// slots; the loop marked tle_gpu.ring_slots rotates through them, one slot per iteration.
+def TleGpu_OperandRingType : TypeDef<TleGpu_Dialect, "OperandRing"> {
+  let mnemonic = "operand_ring";
+  let summary = "a ring of shared-memory slots holding one dot operand's tiles";
+  let description = [{
+    `slots` tiles of `staged` (the layout the copies read global memory in, which fixes the
+    swizzled arrangement in the slot), read back as `operand` (a #tle_gpu.dot_op layout).
+  }];
+  let parameters = (ins "unsigned":$slots, "::mlir::RankedTensorType":$staged, "::mlir::RankedTensorType":$operand);
+  let assemblyFormat = "`<` $slots `,` $staged `,` $operand `>`";
+}
+
+def TleGpu_OperandRingOp : TleGpu_Op<"operand_ring", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "the slots of one asynchronously copied operand";
+  let description = [{
+    `offset` is the ring's byte offset in the kernel's operand-slot region, set by
+    tle-plan-shared-memory (absent before it).
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs TleGpu_OperandRingType:$ring);
+  let assemblyFormat = "attr-dict `:` type($ring)";
+}
+
+def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a tile from global memory into a slot of an operand ring (cp.async, one commit group)";
+  let description = [{
+    Into slot `slot` when it is given (the copies before the loop), else into the slot that
+    the enclosing ring loop's previous iteration read. Masked-off chunks are zero-filled;
+    tle_gpu.mask_per_element marks a mask that may differ inside a 16-byte chunk.
+  }];
+  let arguments = (ins TleGpu_OperandRingType:$ring, RankedTensorOf<[Tle_AnyPtr]>:$ptr, Optional<RankedTensorOf<[I1]>>:$mask,
+                       OptionalAttr<I32Attr>:$slot);
+  let assemblyFormat = "$ptr (`mask` $mask^)? `into` $ring attr-dict `:` type($ptr) (`,` type($mask)^)? `,` type($ring)";
+  let hasVerifier = 1;
+}
+
+def TleGpu_AsyncWaitOp : TleGpu_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until all but the `pending` youngest copies have landed, then a block barrier";
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def TleGpu_AsyncDrainOp : TleGpu_Op<"async_drain", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until every copy this thread issued has landed (after a ring loop)";
+  let assemblyFormat = "attr-dict";
+}
+
+def TleGpu_RingReadOp : TleGpu_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
+  let summary = "this iteration's tile of an operand ring, in registers";
+  let arguments = (ins TleGpu_OperandRingType:$ring);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$ring attr-dict `:` type($ring) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TleGpu_RingDotOp : TleGpu_Op<"ring_dot", [MemoryEffects<[MemRead]>]> {
+  let summary = "c + a @ b with b (and a, when it is a ring) read from this iteration's slot, k step by k step";
+  let arguments = (ins AnyType:$a, TleGpu_OperandRingType:$b, AnyRankedTensor:$c);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// ---- dot operands through shared memory (tle-stage-dot-operands) ------------------------
+def TleGpu_StageOperandOp : TleGpu_Op<"stage_operand", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "convert a tile to a dot-operand layout through the staging region";
+  let description = [{
+    `alternate`: the conversion takes the next half of the double-buffered staging region (one
+    barrier, none after: the other half's next user waits at its own); otherwise (a conversion
+    outside every loop) it takes the whole region between two barriers.
+  }];
+  let arguments = (ins AnyRankedTensor:$src, UnitAttr:$alternate);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TleGpu_StageOperandsOp : TleGpu_Op<"stage_operands", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "convert a dot's A and B operands together through one half of the staging region (one barrier)";
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b);
+  let results = (outs AnyRankedTensor:$resultA, AnyRankedTensor:$resultB);
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `,` type($b) `->` type($resultA) `,` type($resultB)";
+  let hasVerifier = 1;
+}
+
 #endif

@@ -273,8 +273,17 @@ def Tle_AtomicCASOp : Tle_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]>
 
 
 def Tle_BarrierOp : Tle_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "synchronize all threads of the program (tl.debug_barrier)";
+  let summary = "synchronize all threads of the program (tl.debug_barrier, or placed by a pass)";
+  let description = [{
+    A pass that places a barrier says why in `reason`; the printed code carries it as a
+    comment.
+  }];
+  let arguments = (ins OptionalAttr<StrAttr>:$reason);
   let assemblyFormat = "attr-dict";
+  let builders = [
+    OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::StringAttr()); }]>,
+    OpBuilder<(ins "::llvm::StringRef":$why), [{ build($_builder, $_state, $_builder.getStringAttr(why)); }]>,
+  ];
 }
 
 // ---- scans -------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // back; what is left takes the default blocked layout. Where a slice relation is still
 // broken, a tle.convert_layout is inserted.
 #include "transforms/common/AxisInfo.h"
+#include "transforms/cuda/LayoutChoices.h"
 #include "transforms/cuda/Passes.h"
 
 #include "ir/Dialect.h"
@@ -32,20 +33,14 @@ namespace {
 
 bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
 
-unsigned elementBytes(Type t) {
-  Type e = ir::elementTypeOf(t);
-  if (auto p = dyn_cast<ir::PointerType>(e)) e = p.getPointeeType();
-  return std::max(1u, e.getIntOrFloatBitWidth() / 8);
-}
-
 // Triton's default distribution: fill the fastest dimension with lanes first, then the
 // next; warps likewise; what is left over replicates.
 Attribute blockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape, ArrayRef<unsigned> order, unsigned perThread,
-                        unsigned numWarps) {
+                        unsigned numWarps, unsigned threadsPerWarp) {
   size_t rank = shape.size();
   SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
   spt[order[0]] = std::max<unsigned>(1, std::min<int64_t>(perThread, shape[order[0]]));
-  unsigned lanes = 32, warps = numWarps;
+  unsigned lanes = threadsPerWarp, warps = numWarps;
   for (unsigned d : order) {
     int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
     unsigned t = std::min<int64_t>(lanes, room);
@@ -223,85 +218,23 @@ class LayoutSolver {
 
   // A coalesced layout for the pointers of a memory access.
   Attribute coalescedFor(Operation *op) {
-    Value ptr = op->getOperand(0);
-    auto type = cast<RankedTensorType>(ptr.getType());
-    common::AxisInfo info = axis_.lookup(ptr);
-    SmallVector<unsigned> order(type.getRank());
-    std::iota(order.begin(), order.end(), 0);
-    // Most contiguous dimension first; ties keep row-major (last dimension fastest).
-    std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
-      if (info.contiguity[a] != info.contiguity[b]) return info.contiguity[a] > info.contiguity[b];
-      return a > b;
-    });
-    unsigned bytes = elementBytes(type);
-    int64_t alignElems = std::max<int64_t>(1, info.divisibility[order[0]] / bytes);
-    int64_t perThread = std::min<int64_t>({info.contiguity[order[0]], alignElems, std::max(1u, 16 / bytes)});
-    int64_t elements = type.getNumElements();
-    perThread = std::max<int64_t>(1, std::min<int64_t>(perThread, elements / (32 * numWarps_)));
-    return blockedLayout(f_.getContext(), type.getShape(), order, perThread, numWarps_);
+    auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+    Coalescing c = coalescingFor(type, axis_.lookup(op->getOperand(0)), numWarps_, target_);
+    return blockedLayout(f_.getContext(), type.getShape(), c.order, c.perThread, numWarps_, target_.threadsPerWarp());
   }
 
   Attribute defaultFor(Value v) {
     auto type = cast<RankedTensorType>(v.getType());
-    return blockedLayout(f_.getContext(), type.getShape(), rowMajorOrder(type.getRank()), 1, numWarps_);
+    return blockedLayout(f_.getContext(), type.getShape(), rowMajorOrder(type.getRank()), 1, numWarps_, target_.threadsPerWarp());
   }
 
-  // Tensor-core accumulators: warps spread over M and N as Triton does (more along the
-  // dimension with more 16x8 instruction tiles left per warp).
-  // The dot whose A operand `v` flows into through elementwise ops, if any (attention's
-  // P = softmax(Q K^T) feeding P V).
-  static ir::DotOp dotFedThroughA(Value v, int depth = 0) {
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto dot = dyn_cast<ir::DotOp>(user)) {
-        if (use.getOperandNumber() == 0) return dot;
-        continue;
-      }
-      if (depth < 32 && user->getNumResults() == 1 && user->getNumRegions() == 0)
-        if (ir::DotOp d = dotFedThroughA(user->getResult(0), depth + 1)) return d;
-    }
-    return {};
-  }
-
-  // On sm_90a a dot of 16-bit operands with an fp32 accumulator whose rows split evenly
-  // into 64-row warpgroup tiles takes every warp along M: Hopper's wgmma computes 64 x N
-  // per warpgroup, and its accumulator is exactly that Mma layout.
-  bool warpgroupShaped(ir::DotOp dot) const {
-    if (!target_.has(Feature::Wgmma) || numWarps_ % 4 != 0) return false;
-    auto a = cast<RankedTensorType>(dot.getA().getType());
-    auto type = cast<RankedTensorType>(dot.getType());
-    if (!a.getElementType().isF16() && !a.getElementType().isBF16()) return false;
-    if (!type.getElementType().isF32()) return false;
-    int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-    return m % (16 * numWarps_) == 0 && (n == 16 || n == 32 || n == 64 || n == 128 || n == 256);
-  }
-
+  // Tensor-core accumulators (mmaWarpsFor); a dot's class keeps the first layout it gets.
   void anchorDots() {
-    // Chained dots put every warp along M, as Triton does: then the first accumulator's
-    // registers are already the second dot's A fragments, no shared memory in between.
-    llvm::DenseSet<Operation *> chained;
-    for (ir::DotOp dot : dots_)
-      if (ir::DotOp next = dotFedThroughA(dot.getResult())) {
-        chained.insert(dot);
-        chained.insert(next);
-      }
     for (ir::DotOp dot : dots_) {
-      auto type = cast<RankedTensorType>(dot.getType());
-      if (type.getRank() != 2) continue;
-      int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-      unsigned wm = 1, wn = 1;
-      if (warpgroupShaped(dot)) {
-        wm = numWarps_;  // whole warpgroups along M: the dot can run on wgmma (dot.cuh)
-      } else if (chained.count(dot)) {
-        wm = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(numWarps_, m / 16)));
-        wn = numWarps_ / wm;
-      }
-      while (wm * wn < numWarps_) {
-        if (m / 16 / wm >= n / 16 / wn && wm < m / 16) wm *= 2;
-        else wn *= 2;
-      }
+      if (cast<RankedTensorType>(dot.getType()).getRank() != 2) continue;
+      MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
       Value root = find(dot.getResult());
-      if (!layout_.count(root)) layout_[root] = gpu::MmaLayoutAttr::get(f_.getContext(), wm, wn);
+      if (!layout_.count(root)) layout_[root] = gpu::MmaLayoutAttr::get(f_.getContext(), w.m, w.n);
     }
   }
 
@@ -424,11 +357,7 @@ class LayoutSolver {
       std::optional<std::pair<unsigned, unsigned>> fastest = fastestDimension(type.getEncoding());
       if (fastest && isa<ir::LoadOp, ir::StoreOp>(op)) {
         auto [fast, perThread] = *fastest;
-        common::AxisInfo info = axis_.lookup(ptr);
-        unsigned bytes = elementBytes(type);
-        int64_t v = std::min<int64_t>({perThread, type.getShape()[fast], info.contiguity[fast],
-                                       std::max<int64_t>(1, info.divisibility[fast] / bytes), std::max(1u, 16 / bytes)});
-        while (v > 1 && (v & (v - 1))) --v;
+        int64_t v = vectorWidthFor(type, axis_.lookup(ptr), fast, perThread, target_);
         // A mask (or `other`) not provably uniform over a vector does not shorten it: the
         // access checks each vector's mask at run time and falls back to elements only where
         // it is mixed (the tail of an odd size), instead of going element by element

@@ -14,13 +14,26 @@ class KernelOptions {
   ];
 }
 
+def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, KernelOptions {
+  let summary = "choose the loads that go to shared memory asynchronously, and how many iterations ahead";
+  let description = [{
+    Marks tle_gpu.async_copy each load of a loop body that only feeds a tl.dot operand and
+    that cp.async can copy straight into the slots ldmatrix / wgmma read (16-bit elements in
+    16-byte chunks per thread, zero or no `other`, a tile of whole mma fragments); sets the
+    loop's tle_gpu.async_depth to num_stages - 1 (1..3).
+  }];
+  let options = kernelOptions;
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def PrefetchLoads : Pass<"tle-prefetch-loads", "::mlir::func::FuncOp">, KernelOptions {
   let summary = "issue the loads that feed tl.dot num_stages - 1 loop iterations ahead";
   let description = [{
     Software pipelining: each load that feeds a dot operand in a loop is issued `depth`
-    iterations ahead (depth = num_stages - 1, at most 3, when every such tile goes to shared
-    memory asynchronously; 1 for tiles that wait in registers), predicated on its iteration
-    existing; the loop carries the tiles in flight.
+    iterations ahead, predicated on its iteration existing; the loop carries the tiles in
+    flight. The depth is the loop's tle_gpu.async_depth (tle-plan-async-copies) when every
+    such load is planned as an asynchronous copy, else 1: a tile waiting in registers holds
+    them for every iteration it waits.
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::ir::TleDialect", "::mlir::arith::ArithDialect"];
@@ -38,9 +51,35 @@ def AssignLayouts : Pass<"tle-assign-layouts", "::mlir::func::FuncOp">, KernelOp
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
-def PlanSharedMemory : Pass<"tle-plan-shared-memory", "::mlir::func::FuncOp"> {
-  let summary = "give each shared-memory buffer an offset, sharing bytes between buffers whose lifetimes do not overlap";
+def LowerAsyncCopies : Pass<"tle-lower-async-copies", "::mlir::func::FuncOp"> {
+  let summary = "turn the planned, prefetched operand loads into copies into rings of shared-memory slots";
+  let description = [{
+    Each chain of loads that tle-prefetch-loads made from loads marked tle_gpu.async_copy
+    becomes a tle_gpu.operand_ring with tle_gpu.async_copy ops before the loop and in its
+    body, a tle_gpu.async_wait at the top of the iteration, tle_gpu.ring_dot or
+    tle_gpu.ring_read where the operand is read, and a tle_gpu.async_drain after the loop.
+  }];
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
+def StageDotOperands : Pass<"tle-stage-dot-operands", "::mlir::func::FuncOp"> {
+  let summary = "route the remaining conversions to dot operands through the staging region";
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
+def PlanSharedMemory : Pass<"tle-plan-shared-memory", "::mlir::func::FuncOp"> {
+  let summary = "plan the kernel's dynamic shared memory: buffers (sharing bytes where lifetimes allow), scratch, staging, operand slots";
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
+def InsertBarriers : Pass<"tle-insert-barriers", "::mlir::func::FuncOp"> {
+  let summary = "place block barriers between accesses of tle.gpu buffers by different threads";
+  let description = [{
+    A tle.barrier (with its reason) before a read of what other threads wrote, and before a
+    write over what they may still read or write; atomics do not race with each other, and
+    accesses through one pointer tile whose layout has no replicas stay within a thread. A
+    barrier needed only because of accesses before a loop goes before the loop.
+  }];
 }
 
 #endif

@@ -1,25 +1,31 @@
-// Shared-memory planning for TLE-Struct GPU buffers: each `tle.alloc` in shared memory gets
-// a byte offset (`tle.offset`) in the kernel's dynamic shared memory, and the function the
-// bytes they need together (`tle.buffer_bytes`). Buffers whose lifetimes do not overlap
-// share bytes. A buffer lives from its alloc to the last use of anything derived from it
-// that can address it: pointers from `local_ptr`, what pointer arithmetic, selects, loops
-// and branches make of them (a pointer carried through a loop keeps the buffer alive for
-// the whole loop and after it). Data loaded through them does not count.
-// Reuse needs no extra barrier: every write into a buffer has a block barrier before it
-// (the CUDA printer), so the old buffer's last reads are done when the new one is written.
-//
-// Lifetimes are intervals of the function body's top-level ops: a use nested in a loop or
-// branch counts as a use by the op that holds it there (conservative for two buffers of one
-// loop body; they never share).
+// The kernel's dynamic shared memory, planned in one place (SharedMemoryPlanAttr gives the
+// order of its regions):
+//   - tle.gpu buffers: each shared-memory `tle.alloc` gets a byte offset (tle_gpu.offset).
+//     Buffers whose lifetimes do not overlap share bytes. A buffer lives from its alloc to
+//     the last use of anything derived from it that can address it: pointers from
+//     `local_ptr`, what pointer arithmetic, selects, loops and branches make of them (a
+//     pointer carried through a loop keeps the buffer alive for the whole loop and after it).
+//     Data loaded through them does not count. Lifetimes are intervals of the function
+//     body's top-level ops: a use nested in a loop or branch counts as a use by the op that
+//     holds it there (conservative for two buffers of one loop body; they never share).
+//     tle-insert-barriers orders the reuse: it sees buffers that share bytes as one.
+//   - scratch: one region after the buffers that every library call needing scratch shares
+//     (its size is the device library's to compute); TLE-Raw calls stage their block
+//     arguments in it, one 16-byte-aligned region each (tle_gpu.arg_offsets).
+//   - dot-operand staging after the scratch, when a tle_gpu.stage_operand(s) needs it.
+//   - operand slots, 1024-byte aligned: each operand ring gets an offset (its `offset`). A
+//     loop's rings follow those of the loops around it that have rings too; loops side by
+//     side (the two halves of causal attention) share theirs: the first drains its copies
+//     after its last iteration, and the second's first copies follow a barrier.
 #include "transforms/cuda/Passes.h"
 
-#include "ir/Dialect.h"
-#include "ir/GpuDialect.h"
+#include "ir/KernelSettings.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tle::cuda {
@@ -33,9 +39,9 @@ namespace {
 
 constexpr int64_t kAlignment = 16;
 
-int64_t bufferBytes(ir::BufferType buffer) {
-  RankedTensorType block = buffer.getBlockType();
-  int64_t bytes = block.getNumElements() * std::max<int64_t>(1, block.getElementType().getIntOrFloatBitWidth() / 8);
+// A tile's bytes, rounded up to 16.
+int64_t alignedBytes(RankedTensorType tile) {
+  int64_t bytes = tile.getNumElements() * std::max<int64_t>(1, tile.getElementType().getIntOrFloatBitWidth() / 8);
   return (bytes + kAlignment - 1) / kAlignment * kAlignment;
 }
 
@@ -67,11 +73,11 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       return op;
     };
 
-    std::vector<Lifetime> buffers;
+    std::vector<Lifetime> buffers;  // in program order
     func.walk([&](ir::AllocOp alloc) {
       auto buffer = cast<ir::BufferType>(alloc.getType());
       if (buffer.getSpace() != MemorySpace::Shared) return;
-      Lifetime life{alloc, bufferBytes(buffer)};
+      Lifetime life{alloc, alignedBytes(buffer.getBlockType())};
       life.first = life.last = position.lookup(topLevel(alloc));
       // Everything derived from the buffer, and the last top-level op that uses any of it.
       llvm::SetVector<Value> derived;
@@ -96,10 +102,24 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       }
       buffers.push_back(life);
     });
-    if (buffers.empty()) return;
+    int64_t bufferBytes = placeBuffers(buffers);
+    gpu::setBufferBytes(func, bufferBytes);
+    int64_t slotBytes = placeRings(func);
+    placeRawArguments(func);
+    bool scratch = false;
+    unsigned staging = 0;
+    func.walk([&](Operation *op) {
+      scratch = scratch || needsScratch(op);
+      if (auto s = dyn_cast<gpu::StageOperandOp>(op)) staging = std::max(staging, s.getAlternate() ? 2u : 1u);
+      if (isa<gpu::StageOperandsOp>(op)) staging = 2;
+    });
+    int64_t alignment = slotBytes > 0 ? gpu::kOperandSlotAlignment : ir::targetOf(func).memorySpace(MemorySpace::Shared)->alignmentBytes;
+    gpu::setSharedMemoryPlan(func, gpu::SharedMemoryPlanAttr::get(&getContext(), bufferBytes, scratch, staging, slotBytes, alignment));
+  }
 
-    // First fit, in program order: the lowest offset that no buffer alive at the same time
-    // overlaps.
+  // First fit, in program order: the lowest offset that no buffer alive at the same time
+  // overlaps. Returns the bytes they take together.
+  static int64_t placeBuffers(std::vector<Lifetime> &buffers) {
     int64_t total = 0;
     for (size_t i = 0; i < buffers.size(); ++i) {
       Lifetime &b = buffers[i];
@@ -119,7 +139,66 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       total = std::max(total, b.offset + b.bytes);
       gpu::setBufferOffset(b.alloc, b.offset);
     }
-    gpu::setBufferBytes(func, total);
+    return total;
+  }
+
+  // Offsets of the operand rings in the slot region; returns the region's bytes.
+  static int64_t placeRings(func::FuncOp func) {
+    // Each ring loop's rings, in the order they are made.
+    llvm::MapVector<Operation *, SmallVector<gpu::OperandRingOp>> ringsOf;
+    func.walk([&](gpu::OperandRingOp ring) {
+      for (Operation *user : ring->getUsers()) {
+        if (auto copy = dyn_cast<gpu::AsyncCopyOp>(user); copy && copy.getSlot()) continue;  // before the loop
+        if (auto loop = user->getParentOfType<scf::ForOp>(); loop && gpu::ringSlots(loop)) {
+          ringsOf[loop].push_back(ring);
+          return;
+        }
+      }
+    });
+    auto bytesOf = [&](Operation *loop) {
+      int64_t bytes = 0;
+      for (gpu::OperandRingOp ring : ringsOf.lookup(loop)) bytes += ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
+      return bytes;
+    };
+    int64_t total = 0;
+    for (auto &[loop, rings] : ringsOf) {
+      int64_t offset = 0;
+      for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
+        if (ringsOf.count(p)) offset += bytesOf(p);
+      for (gpu::OperandRingOp ring : rings) {
+        ring.setOffsetAttr(IntegerAttr::get(IntegerType::get(func.getContext(), 64), offset));
+        offset += ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
+      }
+      total = std::max(total, offset);
+    }
+    return total;
+  }
+
+  // Each block argument of a TLE-Raw call gets a 16-byte-aligned region of the scratch.
+  static void placeRawArguments(func::FuncOp func) {
+    func.walk([&](ir::RawCallOp call) {
+      SmallVector<int64_t> offsets;
+      int64_t total = 0;
+      for (Value arg : call.getArgs())
+        if (auto tensor = dyn_cast<RankedTensorType>(arg.getType())) {
+          offsets.push_back(total);
+          total += alignedBytes(tensor);
+        }
+      if (!offsets.empty()) gpu::setArgumentOffsets(call, offsets);
+    });
+  }
+
+  // Library calls that take a pointer to the shared scratch (layout conversions through
+  // shared memory, reductions, scans, rearrangements, dot-operand staging, block-wide
+  // results of scalar atomics, TLE-Raw block arguments).
+  static bool needsScratch(Operation *op) {
+    if (isa<gpu::ConvertLayoutOp, ir::TransOp, ir::ReshapeOp, ir::ReduceOp, ir::ScanOp, ir::ExclusiveCumsumOp, ir::JoinOp,
+            ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, gpu::StageOperandOp, gpu::StageOperandsOp>(op))
+      return true;
+    if (isa<ir::AtomicRMWOp, ir::AtomicCASOp>(op)) return !isa<RankedTensorType>(op->getResult(0).getType());
+    if (auto call = dyn_cast<ir::RawCallOp>(op))
+      return llvm::any_of(call.getArgs(), [](Value v) { return isa<RankedTensorType>(v.getType()); });
+    return false;
   }
 };
 

@@ -11,15 +11,14 @@
 // The pointers and masks ahead are the load's own address computation cloned with the
 // induction variable advanced and the carried values advanced as many times (the loop's
 // pure updates of them, cloned over what it yields); pure address updates that the source
-// writes after the dot are moved up to feed it. Depth is num_stages - 1 (at most
-// kMaxDepth) when every such tile goes to shared memory by cp.async (16-bit, 16-byte
-// pieces: the CUDA printer's choice), and 1 otherwise: a tile in registers costs registers
-// for every iteration it waits; the loop then carries `depth` tiles per load. Loops whose
-// num_stages (tl.range(num_stages=) or --num-stages) is 1 are left alone, and so are
-// register tiles beyond kMaxBytesPerThread per thread.
+// writes after the dot are moved up to feed it. Depth is the loop's tle_gpu.async_depth when
+// every such tile goes to shared memory asynchronously (tle-plan-async-copies), and 1
+// otherwise: a tile in registers costs registers for every iteration it waits; the loop then
+// carries `depth` tiles per load. Loops whose num_stages (tl.range(num_stages=) or
+// --num-stages) is 1 are left alone, and so are register tiles beyond kMaxBytesPerThread per
+// thread.
 #include "transforms/cuda/Passes.h"
 
-#include "transforms/common/AxisInfo.h"
 
 #include "ir/Dialect.h"
 #include "ir/GpuDialect.h"
@@ -46,8 +45,6 @@ namespace {
 // More than this many bytes of prefetched tile per thread costs more in spills than the
 // overlap gains (the accumulator and the operands already live in registers).
 constexpr int64_t kMaxBytesPerThread = 128;
-// Tiles in shared memory are requested at most this many iterations ahead.
-constexpr int64_t kMaxDepth = 3;
 
 // Does `load`'s value reach operand a or b of a tl.dot in its block, through conversions
 // only?
@@ -92,22 +89,11 @@ LogicalResult addressSlice(Operation *root, Block *body, llvm::SetVector<Operati
   return success();
 }
 
-// Will the CUDA printer copy this load into shared memory with cp.async? 16-bit elements in
-// 16-byte pieces (8 consecutive elements, 16-byte aligned) along some dimension.
-bool copiesAsync(ir::LoadOp load, const common::AxisAnalysis &axis) {
-  auto type = cast<RankedTensorType>(load.getType());
-  if (!type.getElementType().isIntOrFloat() || type.getElementType().getIntOrFloatBitWidth() != 16) return false;
-  common::AxisInfo info = axis.lookup(load.getPtr());
-  for (size_t d = 0; d < info.contiguity.size(); ++d)
-    if (info.contiguity[d] >= 8 && info.divisibility[d] >= 16 && type.getShape()[d] % 8 == 0) return true;
-  return false;
-}
-
-int64_t bytesPerThread(Operation *load, int64_t numWarps) {
+int64_t bytesPerThread(Operation *load, int64_t threads) {
   auto type = dyn_cast<RankedTensorType>(load->getResult(0).getType());
   if (!type || !type.getElementType().isIntOrFloat()) return 0;
   int64_t bits = type.getNumElements() * type.getElementType().getIntOrFloatBitWidth();
-  return bits / 8 / (numWarps * 32);
+  return bits / 8 / threads;
 }
 
 struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
@@ -116,17 +102,16 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     const int64_t defaultStages = ir::numStages(func, numStages);
-    const int64_t numWarps = ir::numWarps(func, this->numWarps);
+    const int64_t threads = int64_t(ir::numWarps(func, numWarps)) * ir::targetOf(func, target).threadsPerWarp();
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });  // inner loops first
-    const common::AxisAnalysis axis(func);  // of the pointers as written (it only grows stale for the new ones)
     for (scf::ForOp loop : loops) {
       int64_t stages = ir::loopNumStages(loop, defaultStages);
-      if (stages >= 2) pipeline(loop, stages, numWarps, axis);
+      if (stages >= 2) pipeline(loop, threads);
     }
   }
 
-  void pipeline(scf::ForOp loop, int64_t stages, int64_t numWarps, const common::AxisAnalysis &axis) {
+  void pipeline(scf::ForOp loop, int64_t threads) {
     auto step = loop.getStep().getDefiningOp<arith::ConstantOp>();
     if (!step || !isa<IntegerAttr>(step.getValue()) || cast<IntegerAttr>(step.getValue()).getInt() <= 0) return;
     Block *body = loop.getBody();
@@ -144,24 +129,23 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
 
     SmallVector<Operation *> loads;
     int64_t bytes = 0;
-    bool allShared = true;  // every load is expected to go by cp.async
     for (Operation &op : body->without_terminator()) {
       if (!isa<ir::LoadOp>(op) || !isa<RankedTensorType>(op.getResult(0).getType()) || !feedsDot(&op)) continue;
       auto load = cast<ir::LoadOp>(op);
       if (load.getIsVolatile()) continue;
-      // 16-bit tiles in 16-byte pieces usually reach the dot by cp.async (the printer's
-      // choice) and then take no registers: only the others count.
-      bool shared = copiesAsync(load, axis);
-      int64_t b = shared ? 0 : bytesPerThread(&op, numWarps);
+      // Tiles copied asynchronously take no registers: only the others count.
+      bool async = gpu::isAsyncCopy(load);
+      int64_t b = async ? 0 : bytesPerThread(&op, threads);
       if (bytes + b > kMaxBytesPerThread) continue;
       bytes += b;
-      allShared = allShared && shared;
       loads.push_back(&op);
     }
     if (loads.empty()) return;
-    // Tiles in shared memory can be requested stages - 1 iterations ahead; tiles in
-    // registers one iteration ahead (each further one would hold another tile).
-    const int64_t depth = allShared ? std::clamp<int64_t>(stages - 1, 1, kMaxDepth) : 1;
+    // Tiles in shared memory are requested as far ahead as planned; tiles in registers one
+    // iteration ahead (each further one would hold another tile).
+    SmallVector<int64_t> depths;
+    for (Operation *load : loads) depths.push_back(gpu::isAsyncCopy(load) ? gpu::asyncDepth(loop).value_or(1) : 1);
+    const int64_t depth = *llvm::max_element(depths);
     Operation *insertionPoint = loads.front();
 
     // Each load's address computation, and the yielded values it will read in place of the
@@ -228,7 +212,11 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       Value iv = ivPlus(b, loop.getLowerBound(), d);
       Value valid = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
       SmallVector<Value> tiles;
-      for (auto [load, slice] : llvm::zip(loads, slices)) {
+      for (auto [load, slice, loadDepth] : llvm::zip(loads, slices, depths)) {
+        if (d >= loadDepth) {
+          tiles.push_back({});
+          continue;
+        }
         IRMapping map = state0;
         map.map(loop.getInductionVar(), iv);
         tiles.push_back(clonePredicated(b, load, slice, map, valid));
@@ -236,10 +224,13 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       prologueByDepth.push_back(tiles);
       if (d + 1 < depth) state0 = advance(b, state0, iv);
     }
-    // Carried per load: its tiles of iterations i, i+1, ..., i+depth-1.
+    // Carried per load: its tiles of iterations i, i+1, ..., i+depth-1 (its own depth).
     SmallVector<Value> prologue;
-    for (size_t l = 0; l < loads.size(); ++l)
-      for (int64_t d = 0; d < depth; ++d) prologue.push_back(prologueByDepth[d][l]);
+    SmallVector<size_t> firstCarried;  // each load's first carried value
+    for (size_t l = 0; l < loads.size(); ++l) {
+      firstCarried.push_back(prologue.size());
+      for (int64_t d = 0; d < depths[l]; ++d) prologue.push_back(prologueByDepth[d][l]);
+    }
 
     IRRewriter rewriter(loop.getContext());
     auto newLoop = loop.replaceWithAdditionalYields(
@@ -247,19 +238,24 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
         [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> carried) {
           // Iteration i+depth's tiles, requested before this iteration's dot.
           yb.setInsertionPoint(insertionPoint);
-          IRMapping ahead;  // the state of iteration i+1: what the loop yields
-          for (unsigned i : state) ahead.map(loop.getRegionIterArgs()[i], yield.getOperand(i));
-          for (int64_t d = 1; d < depth; ++d) ahead = advance(yb, ahead, ivPlus(yb, loop.getInductionVar(), d));
-          Value next = ivPlus(yb, loop.getInductionVar(), depth);
-          Value nextValid = yb.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, next, loop.getUpperBound());
+          SmallVector<IRMapping> ahead(depth + 1);  // ahead[d]: the state of iteration i+d
+          for (unsigned i : state) ahead[1].map(loop.getRegionIterArgs()[i], yield.getOperand(i));
+          for (int64_t d = 1; d < depth; ++d) ahead[d + 1] = advance(yb, ahead[d], ivPlus(yb, loop.getInductionVar(), d));
+          llvm::DenseMap<int64_t, std::pair<Value, Value>> nextAt;  // depth -> (its iteration, whether it exists)
           SmallVector<Value> yielded;
           for (auto [l, load, slice] : llvm::enumerate(loads, slices)) {
-            IRMapping map = ahead;
-            map.map(loop.getInductionVar(), next);
-            Value tile = clonePredicated(yb, load, slice, map, nextValid);
-            for (int64_t d = 1; d < depth; ++d) yielded.push_back(carried[l * depth + d]);
+            int64_t d = depths[l];
+            auto [it, fresh] = nextAt.try_emplace(d);
+            if (fresh) {
+              Value next = ivPlus(yb, loop.getInductionVar(), d);
+              it->second = {next, yb.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, next, loop.getUpperBound())};
+            }
+            IRMapping map = ahead[d];
+            map.map(loop.getInductionVar(), it->second.first);
+            Value tile = clonePredicated(yb, load, slice, map, it->second.second);
+            for (int64_t k = 1; k < d; ++k) yielded.push_back(carried[firstCarried[l] + k]);
             yielded.push_back(tile);
-            load->getResult(0).replaceAllUsesWith(carried[l * depth]);
+            load->getResult(0).replaceAllUsesWith(carried[firstCarried[l]]);
           }
           return yielded;
         });

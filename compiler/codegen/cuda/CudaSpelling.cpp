@@ -1,0 +1,183 @@
+#include "codegen/cuda/CudaSpelling.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace tle::cuda {
+
+using namespace mlir;
+
+namespace {
+
+const std::set<std::string> kReservedWords = {
+    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default", "delete", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if", "int", "long", "namespace", "new", "operator",
+    "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "template", "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void",
+    "volatile", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl", "tle", "cuda", "std", "min", "max",
+    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_stage", "tle_async", "true", "false", "nullptr", "inline",
+    "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
+
+std::string formatFloat(double v, bool single) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, single ? "%.9g" : "%.17g", v);
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return single ? s + "f" : s;
+}
+
+std::string intList(ArrayRef<unsigned> values) {
+  std::string s;
+  for (unsigned v : values) s += (s.empty() ? "" : ", ") + std::to_string(v);
+  return "tle::ints<" + s + ">";
+}
+
+std::string blockedSpelling(gpu::BlockedLayoutAttr b) {
+  return "tle::Blocked<" + intList(b.getSizePerThread()) + ", " + intList(b.getThreadsPerWarp()) + ", " +
+         intList(b.getWarpsPerCTA()) + ", " + intList(b.getOrder()) + ">";
+}
+
+}  // namespace
+
+std::string sanitize(StringRef name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "v" + out;
+  if (kReservedWords.count(out) || out.rfind("__", 0) == 0) out += "_";
+  return out;
+}
+
+std::optional<std::string> nameFromLocation(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc)) return n.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location l : fused.getLocations())
+      if (auto n = nameFromLocation(l)) return n;
+  return std::nullopt;
+}
+
+std::string scalarType(Type t) {
+  if (t.isInteger(1)) return "bool";
+  if (t.isInteger(8)) return "int8_t";
+  if (t.isInteger(16)) return "int16_t";
+  if (t.isInteger(32)) return "int32_t";
+  if (t.isInteger(64)) return "int64_t";
+  if (t.isF16()) return "__half";
+  if (t.isBF16()) return "__nv_bfloat16";
+  if (t.isF32()) return "float";
+  if (t.isF64()) return "double";
+  if (isa<Float8E4M3FNType>(t)) return "__nv_fp8_e4m3";
+  if (isa<Float8E5M2Type>(t)) return "__nv_fp8_e5m2";
+  if (auto p = dyn_cast<ir::PointerType>(t)) {
+    // Global and shared (tle.gpu.local_ptr) memory: both generic pointers in CUDA C++.
+    if (p.getMemorySpace() != MemorySpace::Global && p.getMemorySpace() != MemorySpace::Shared)
+      throw Unsupported{"pointers into " + std::string(memorySpaceName(p.getMemorySpace())) + " memory"};
+    return scalarType(p.getPointeeType()) + "*";
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  throw Unsupported{"the type " + s};
+}
+
+std::string hostType(Type t, bool readonly) {
+  if (auto p = dyn_cast<ir::PointerType>(t)) {
+    Type e = p.getPointeeType();
+    std::string base = e.isInteger(1) ? "bool"
+                       : (e.isF16() || e.isBF16() || (isa<FloatType>(e) && e.getIntOrFloatBitWidth() == 8)) ? "void"
+                                                                                                              : scalarType(e);
+    return (readonly ? "const " : "") + base + "*";
+  }
+  if (t.isF16() || t.isBF16()) return "float";  // converted by the launcher
+  return scalarType(t);
+}
+
+std::string literal(Attribute value, Type t) {
+  if (auto i = dyn_cast<IntegerAttr>(value)) {
+    if (t.isInteger(1)) return i.getValue().isZero() ? "false" : "true";
+    int64_t v = t.getIntOrFloatBitWidth() == 1 ? i.getValue().getZExtValue() : i.getValue().getSExtValue();
+    if (t.isInteger(32) && v != INT32_MIN) return std::to_string(v);
+    return scalarType(t) + "(" + (v == INT64_MIN ? "INT64_MIN" : std::to_string(v) + (t.isInteger(64) ? "ll" : "")) + ")";
+  }
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    double v = f.getValueAsDouble();
+    if (!std::isfinite(v)) {
+      APInt bits = f.getValue().bitcastToAPInt();
+      std::string hex = llvm::utohexstr(bits.getZExtValue());
+      if (t.isF64()) return "tle::bitcast<double>(0x" + hex + "ull)";
+      if (t.isF32()) return "tle::bitcast<float>(0x" + hex + "u)";
+      return "tle::bitcast<" + scalarType(t) + ">(uint16_t(0x" + hex + "))";
+    }
+    if (t.isF32()) return formatFloat(v, true);
+    if (t.isF64()) return formatFloat(v, false);
+    return "tle::cast<" + scalarType(t) + ">(" + formatFloat(v, true) + ")";
+  }
+  throw Unsupported{"a constant of this kind"};
+}
+
+std::string cString(const std::string &text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (ch == '?') {
+      out += "\\?";  // no trigraphs
+      continue;
+    }
+    if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", static_cast<unsigned char>(ch));
+      out += buf;
+      continue;
+    }
+    out += ch;
+  }
+  return out + "\"";
+}
+
+std::string TileSpelling::layout(Attribute layout) {
+  if (auto b = dyn_cast<gpu::BlockedLayoutAttr>(layout)) {
+    auto it = std::find(blocked_.begin(), blocked_.end(), b);
+    size_t index = it - blocked_.begin();
+    if (it == blocked_.end()) blocked_.push_back(b);
+    return namespace_ + "::Blocked" + std::to_string(index);
+  }
+  if (auto s = dyn_cast<gpu::SliceLayoutAttr>(layout))
+    return "tle::Slice<" + std::to_string(s.getDim()) + ", " + this->layout(s.getParent()) + ">";
+  if (auto d = dyn_cast<gpu::DotOperandLayoutAttr>(layout))
+    return "tle::DotOperand<" + std::to_string(d.getOpIdx()) + ", " + this->layout(d.getParent()) + ", " + std::to_string(d.getBits()) +
+           ">";
+  if (auto m = dyn_cast<gpu::MmaLayoutAttr>(layout))
+    return "tle::Mma<" + std::to_string(m.getWarpsM()) + ", " + std::to_string(m.getWarpsN()) + ">";
+  throw Unsupported{"a tensor without a thread layout"};
+}
+
+std::string TileSpelling::tile(RankedTensorType t, const std::string &element) {
+  std::string s = "tle::Tile<" + element + ", " + layout(t.getEncoding());
+  for (int64_t d : t.getShape()) s += ", " + std::to_string(d);
+  return s + ">";
+}
+
+std::string TileSpelling::type(Type t) {
+  if (auto tensor = dyn_cast<RankedTensorType>(t)) return tile(tensor, scalarType(tensor.getElementType()));
+  if (auto buffer = dyn_cast<ir::BufferType>(t)) return scalarType(buffer.getBlockType().getElementType()) + "*";
+  return scalarType(t);
+}
+
+std::string TileSpelling::tileBytes(RankedTensorType t) {
+  return "int(sizeof(" + scalarType(t.getElementType()) + ")) * " + type(t) + "::kElements";
+}
+
+std::string TileSpelling::namespaceBlock() const {
+  std::string s = "namespace " + namespace_ + " {\n";
+  for (size_t i = 0; i < blocked_.size(); ++i) s += "using Blocked" + std::to_string(i) + " = " + blockedSpelling(blocked_[i]) + ";\n";
+  return s + "}  // namespace " + namespace_ + "\n\n";
+}
+
+int64_t alignedTileBytes(RankedTensorType t) {
+  int64_t bytes = t.getNumElements() * std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
+  return (bytes + 15) / 16 * 16;
+}
+
+}  // namespace tle::cuda

@@ -1,0 +1,103 @@
+#include "transforms/cuda/LayoutChoices.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tle::cuda {
+
+using namespace mlir;
+
+namespace {
+
+// The dot whose A operand `v` flows into through element-wise ops, if any.
+ir::DotOp dotFedThroughA(Value v, int depth = 0) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto dot = dyn_cast<ir::DotOp>(user)) {
+      if (use.getOperandNumber() == 0) return dot;
+      continue;
+    }
+    if (depth < 32 && user->getNumResults() == 1 && user->getNumRegions() == 0)
+      if (ir::DotOp d = dotFedThroughA(user->getResult(0), depth + 1)) return d;
+  }
+  return {};
+}
+
+// On sm_90a a dot of 16-bit operands with an fp32 accumulator whose rows split evenly into
+// 64-row warpgroup tiles takes every warp along M: Hopper's wgmma computes 64 x N per
+// warpgroup, and its accumulator is exactly that Mma layout.
+bool warpgroupShaped(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
+  if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return false;
+  auto a = cast<RankedTensorType>(dot.getA().getType());
+  auto type = cast<RankedTensorType>(dot.getType());
+  if (!a.getElementType().isF16() && !a.getElementType().isBF16()) return false;
+  if (!type.getElementType().isF32()) return false;
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  return m % (16 * numWarps) == 0 && (n == 16 || n == 32 || n == 64 || n == 128 || n == 256);
+}
+
+}  // namespace
+
+bool isChainedDot(ir::DotOp dot) {
+  if (dotFedThroughA(dot.getResult())) return true;
+  auto f = dot->getParentOfType<FunctionOpInterface>();
+  bool fed = false;
+  if (f)
+    f->walk([&](ir::DotOp other) {
+      if (!fed && dotFedThroughA(other.getResult()) == dot) fed = true;
+    });
+  return fed;
+}
+
+MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
+  auto type = cast<RankedTensorType>(dot.getType());
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  MmaWarps w;
+  if (warpgroupShaped(dot, numWarps, target)) {
+    w.m = numWarps;  // whole warpgroups along M: the dot can run on wgmma (dot.cuh)
+  } else if (isChainedDot(dot)) {
+    // Then the first accumulator's registers are already the second dot's A fragments.
+    w.m = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(numWarps, m / 16)));
+    w.n = numWarps / w.m;
+  }
+  while (w.m * w.n < numWarps) {
+    if (m / 16 / w.m >= n / 16 / w.n && w.m < m / 16) w.m *= 2;
+    else w.n *= 2;
+  }
+  return w;
+}
+
+unsigned elementBytes(Type t) {
+  Type e = ir::elementTypeOf(t);
+  if (auto p = dyn_cast<ir::PointerType>(e)) e = p.getPointeeType();
+  return std::max(1u, e.getIntOrFloatBitWidth() / 8);
+}
+
+Coalescing coalescingFor(RankedTensorType type, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target) {
+  Coalescing c;
+  c.order.resize(type.getRank());
+  std::iota(c.order.begin(), c.order.end(), 0);
+  // Most contiguous dimension first; ties keep row-major (last dimension fastest).
+  std::stable_sort(c.order.begin(), c.order.end(), [&](unsigned a, unsigned b) {
+    if (info.contiguity[a] != info.contiguity[b]) return info.contiguity[a] > info.contiguity[b];
+    return a > b;
+  });
+  unsigned bytes = elementBytes(type);
+  int64_t alignElems = std::max<int64_t>(1, info.divisibility[c.order[0]] / bytes);
+  int64_t perThread = std::min<int64_t>({info.contiguity[c.order[0]], alignElems, std::max<int64_t>(1, target.vectorBytes() / bytes)});
+  int64_t threads = int64_t(target.threadsPerWarp()) * numWarps;
+  c.perThread = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(perThread, type.getNumElements() / threads)));
+  return c;
+}
+
+unsigned vectorWidthFor(RankedTensorType type, const common::AxisInfo &info, unsigned fast, unsigned perThread, const TargetInfo &target) {
+  unsigned bytes = elementBytes(type);
+  int64_t v = std::min<int64_t>({perThread, type.getShape()[fast], info.contiguity[fast],
+                                 std::max<int64_t>(1, info.divisibility[fast] / bytes), std::max<int64_t>(1, target.vectorBytes() / bytes)});
+  while (v > 1 && (v & (v - 1))) --v;
+  return static_cast<unsigned>(std::max<int64_t>(1, v));
+}
+
+}  // namespace tle::cuda

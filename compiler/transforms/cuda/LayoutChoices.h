@@ -1,0 +1,43 @@
+// The layout choices that more than one CUDA pass must agree on: how a dot's warps split
+// over M and N, and how wide a coalesced access is. tle-assign-layouts makes them;
+// tle-plan-async-copies predicts them before layouts exist, with the same functions.
+#pragma once
+
+#include "ir/Dialect.h"
+#include "target/Target.h"
+#include "transforms/common/AxisInfo.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace tle::cuda {
+
+struct MmaWarps {
+  unsigned m = 1, n = 1;
+};
+
+// Is `dot` part of a chain, its result flowing (through element-wise ops) into another
+// dot's A operand, or fed that way itself (attention's P = softmax(Q K^T) into P V)?
+bool isChainedDot(ir::DotOp dot);
+
+// The warps of a 2-D dot's accumulator along M and N: whole warpgroups along M where the
+// dot can run on wgmma, every warp along M in a chain, else split by the 16x8 tiles left
+// per warp (as Triton does).
+MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target);
+
+// A coalesced access of `ptrType` tiles: dimensions fastest first, and how many consecutive
+// elements each thread takes along the first.
+struct Coalescing {
+  llvm::SmallVector<unsigned> order;
+  unsigned perThread = 1;
+};
+Coalescing coalescingFor(mlir::RankedTensorType ptrType, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target);
+
+// The widest vector an access of `ptrType` can make when each thread holds `perThread`
+// consecutive elements along `fast` (a power of two, at least 1).
+unsigned vectorWidthFor(mlir::RankedTensorType ptrType, const common::AxisInfo &info, unsigned fast, unsigned perThread,
+                        const TargetInfo &target);
+
+// Bytes of one element of a tile (of the pointee, for pointers).
+unsigned elementBytes(mlir::Type type);
+
+}  // namespace tle::cuda
