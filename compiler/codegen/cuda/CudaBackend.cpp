@@ -51,7 +51,7 @@ std::string launchFacts(const cuda::PrintedKernel &k) {
   // Only in NVRTC's output: under nvcc the host-side shadow of a __constant__ would need
   // the kernel's translation unit to register it.
   o << "#ifdef __CUDACC_RTC__\n";
-  o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[2] = {" << k.numWarps * 32 << ", kSharedBytes_" << k.name
+  o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[2] = {" << k.threadsPerBlock << ", kSharedBytes_" << k.name
     << "};  // threads per block, dynamic shared bytes\n";
   o << "#endif\n";
   return o.str();
@@ -95,7 +95,7 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
   }
   o << "  void *args[] = {" << (argArray.empty() ? "nullptr" : argArray) << "};\n";
   o << "  return cudaLaunchKernel(reinterpret_cast<const void *>(&" << k.name << "), dim3(grid_x, grid_y, grid_z), dim3("
-    << k.numWarps * 32 << "), args, " << shared << ", reinterpret_cast<cudaStream_t>(stream));\n";
+    << k.threadsPerBlock << "), args, " << shared << ", reinterpret_cast<cudaStream_t>(stream));\n";
   o << "}\n\n";
 
   o << "extern \"C\" tleStatus " << k.name << "_resources(int device, tleKernelResources *resources) {\n"
@@ -111,11 +111,11 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     << "), cudaFuncAttributeMaxDynamicSharedMemorySize, " << shared << ");\n"
     << "  if (e == cudaSuccess)\n"
     << "    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<const void *>(&" << k.name
-    << "), " << k.numWarps * 32 << ", " << shared << ");\n"
+    << "), " << k.threadsPerBlock << ", " << shared << ");\n"
     << "  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);\n"
     << "  cudaSetDevice(previous);\n"
     << "  if (e != cudaSuccess) return e;\n"
-    << "  resources->threadsPerBlock = " << k.numWarps * 32 << ";\n"
+    << "  resources->threadsPerBlock = " << k.threadsPerBlock << ";\n"
     << "  resources->dynamicSharedBytes = " << shared << ";\n"
     << "  resources->staticSharedBytes = static_cast<int>(attributes.sharedSizeBytes);\n"
     << "  resources->registersPerThread = attributes.numRegs;\n"
@@ -128,7 +128,7 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
 
 std::string headerDeclarations(const cuda::PrintedKernel &k) {
   std::ostringstream o;
-  o << "/* " << k.name << ": " << k.numWarps * 32 << " threads per block. Returns TLE_SUCCESS or an error; never prints. */\n";
+  o << "/* " << k.name << ": " << k.threadsPerBlock << " threads per block. Returns TLE_SUCCESS or an error; never prints. */\n";
   o << "tleStatus " << k.name << "_launch(" << launcherParams(k) << ");\n";
   o << "tleStatus " << k.name << "_resources(int device, tleKernelResources *resources);\n\n";
   return o.str();

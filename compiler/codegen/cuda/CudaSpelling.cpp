@@ -1,9 +1,11 @@
 #include "codegen/cuda/CudaSpelling.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 namespace tle::cuda {
@@ -134,6 +136,61 @@ std::string cString(const std::string &text) {
     out += ch;
   }
   return out + "\"";
+}
+
+std::optional<std::string> elementwiseFunction(Operation *op) {
+  static const std::map<std::string, std::string> functions = {
+      {"arith.addi", "add"}, {"arith.addf", "add"}, {"arith.subi", "sub"}, {"arith.subf", "sub"},
+      {"arith.muli", "mul"}, {"arith.mulf", "mul"}, {"arith.divsi", "div"}, {"arith.divf", "div"},
+      {"arith.remsi", "rem"}, {"arith.remf", "fmod"}, {"arith.divui", "divu"}, {"arith.remui", "remu"},
+      {"arith.andi", "bit_and"}, {"arith.ori", "bit_or"}, {"arith.xori", "bit_xor"}, {"arith.shli", "shl"},
+      {"arith.shrsi", "shr"}, {"arith.shrui", "shru"}, {"arith.maxsi", "maxs"}, {"arith.minsi", "mins"},
+      {"arith.maxui", "maxu"}, {"arith.minui", "minu"}, {"arith.maxnumf", "maxnum"}, {"arith.minnumf", "minnum"},
+      {"arith.maximumf", "maximum"}, {"arith.minimumf", "minimum"}, {"arith.negf", "neg"}, {"arith.select", "select"},
+      {"math.exp", "exp"}, {"math.exp2", "exp2"}, {"math.log", "log"}, {"math.log2", "log2"}, {"math.sqrt", "sqrt"},
+      {"math.rsqrt", "rsqrt"}, {"math.sin", "sin"}, {"math.cos", "cos"}, {"math.tan", "tan"}, {"math.tanh", "tanh"},
+      {"math.absf", "fabs"}, {"math.absi", "iabs"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.fma", "fma"},
+      {"math.erf", "erf"}, {"math.powf", "pow"}, {"math.log1p", "log1p"}, {"math.expm1", "expm1"}};
+  static const std::map<std::string, std::string> casts = {
+      {"arith.extsi", "cast"}, {"arith.trunci", "cast"}, {"arith.sitofp", "cast"}, {"arith.fptosi", "cast"},
+      {"arith.extf", "cast"}, {"arith.truncf", "cast"}, {"arith.extui", "cast_unsigned"},
+      {"arith.uitofp", "cast_unsigned"}, {"arith.fptoui", "cast"}, {"arith.bitcast", "bitcast"},
+      {"arith.index_cast", "cast"}};
+  std::string name = op->getName().getStringRef().str();
+  if (auto it = functions.find(name); it != functions.end()) return "tle::" + it->second;
+  if (auto it = casts.find(name); it != casts.end())
+    return "tle::" + it->second + "<" + scalarType(ir::elementTypeOf(op->getResult(0).getType())) + ">";
+  if (auto c = dyn_cast<arith::CmpIOp>(op)) {
+    static const char *names[] = {"eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
+    return std::string("tle::") + names[static_cast<int>(c.getPredicate())];
+  }
+  if (auto c = dyn_cast<arith::CmpFOp>(op)) {
+    using P = arith::CmpFPredicate;
+    static const std::map<P, std::string> names = {
+        {P::OEQ, "eq"}, {P::OGT, "gt"}, {P::OGE, "ge"}, {P::OLT, "lt"}, {P::OLE, "le"}, {P::ONE, "one"}, {P::ORD, "ord"},
+        {P::UEQ, "ueq"}, {P::UGT, "ugt"}, {P::UGE, "uge"}, {P::ULT, "ult"}, {P::ULE, "ule"}, {P::UNE, "ne"}, {P::UNO, "uno"}};
+    auto it = names.find(c.getPredicate());
+    if (it == names.end()) throw Unsupported{"constant float comparisons"};
+    return "tle::" + it->second;
+  }
+  return std::nullopt;
+}
+
+std::string atomicFunction(Operation *op) {
+  static const std::map<std::string, std::string> kinds = {{"add", "add"}, {"fadd", "fadd"}, {"max", "max"}, {"min", "min"},
+                                                           {"umax", "umax"}, {"umin", "umin"}, {"and", "band"}, {"or", "bor"},
+                                                           {"xor", "bxor"}, {"xchg", "xchg"}};
+  auto cas = dyn_cast<ir::AtomicCASOp>(op);
+  auto rmw = dyn_cast<ir::AtomicRMWOp>(op);
+  StringRef sem = cas ? cas.getSem() : rmw.getSem(), scope = cas ? cas.getScope() : rmw.getScope();
+  int order = sem == "relaxed" ? 0 : sem == "acquire" ? 1 : sem == "release" ? 2 : 3;
+  std::string scopeName = scope == "cta"   ? "cuda::thread_scope_block"
+                          : scope == "sys" ? "cuda::thread_scope_system"
+                                           : "cuda::thread_scope_device";
+  if (cas) return "tle::atomic_cas<" + std::to_string(order) + ", " + scopeName + ">";
+  auto it = kinds.find(rmw.getKind().str());
+  if (it == kinds.end()) throw Unsupported{"atomic kind '" + rmw.getKind().str() + "'"};
+  return "tle::atomic_rmw<tle::AtomicOp::" + it->second + ", " + std::to_string(order) + ", " + scopeName + ">";
 }
 
 std::string TileSpelling::layout(Attribute layout) {

@@ -36,6 +36,13 @@ std::string literal(mlir::Attribute value, mlir::Type t);
 // A C string literal of printable ASCII.
 std::string cString(const std::string &text);
 
+// The device-library function an arith or math op calls, with its template arguments
+// ("tle::add", "tle::cast<float>", "tle::lt"); nullopt for other ops.
+std::optional<std::string> elementwiseFunction(mlir::Operation *op);
+// The device-library atomic a tle.atomic_rmw or tle.atomic_cas calls, with its template
+// arguments (operation, memory order, scope).
+std::string atomicFunction(mlir::Operation *op);
+
 // Tile types, naming each blocked layout once per kernel (Blocked0, Blocked1, ... in the
 // order they are first spelt) in the namespace `layoutsNamespace`.
 class TileSpelling {

@@ -1,298 +1,182 @@
 // One lowered kernel as a CUDA __global__ function: each op becomes one statement that calls
 // the device library; the shared-memory plan, the asynchronous copies, the staging and the
 // barriers are ops and attributes the CUDA passes made. Names come from the .tle source.
-#include "codegen/cuda/KernelPrinter.h"
-
-#include "codegen/cuda/CudaSpelling.h"
-#include "ir/Dialect.h"
-#include "ir/GpuDialect.h"
-#include "ir/KernelSettings.h"
+#include "codegen/cuda/KernelPrinting.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
-
-#include <map>
-#include <set>
-#include <sstream>
 
 namespace tle::cuda {
 
 using namespace mlir;
 
-namespace {
-
-class KernelPrinter {
- public:
-  KernelPrinter(func::FuncOp f, const CudaOptions &options)
-      : f_(f), options_(options), spelling_(f.getSymName().str() + "_layouts"), plan_(gpu::sharedMemoryPlan(f)) {}
-
-  void print(PrintedKernel &out) {
-    if (!plan_) throw Unsupported{"a kernel without a shared-memory plan (tlec bug: tle-plan-shared-memory did not run)"};
-    out.name = f_.getSymName().str();
-    out.numWarps = ir::numWarps(f_);
-    numWarps_ = out.numWarps;
-    std::string params;
-    for (BlockArgument arg : f_.getArguments()) {
-      KernelParam p;
-      std::string sourceName = ir::parameterName(f_, arg.getArgNumber());
-      p.name = claim(!sourceName.empty() ? sanitize(sourceName) : "arg" + std::to_string(arg.getArgNumber()));
-      p.isPointer = isa<ir::PointerType>(arg.getType());
-      bool readonly = ir::parameterReadonly(f_, arg.getArgNumber());
-      p.deviceType = (readonly ? "const " : "") + scalarType(arg.getType());
-      p.divisibility = static_cast<int>(ir::parameterDivisibility(f_, arg.getArgNumber()));
-      p.hostType = hostType(arg.getType(), readonly);
-      names_[arg] = p.name;
-      params += (params.empty() ? "" : ", ") + p.deviceType + " " + p.name;
-      out.params.push_back(p);
-    }
-    block(f_.getBody().front());
-
-    std::ostringstream code;
-    code << spelling_.namespaceBlock();
-    code << "extern \"C\" __global__ void __launch_bounds__(" << out.numWarps * 32 << ") " << out.name << "(" << params << ") {\n";
-    code << sharedMemoryPreamble();
-    code << body_.str() << "}\n";
-    out.code = code.str();
-    out.sharedBytesExpression = sharedBytes();
-    out.usesAtomics = usesAtomics_;
-    out.rawFunctions = rawFunctions_;
+void KernelPrinter::print(PrintedKernel &out) {
+  if (!plan_) throw Unsupported{"a kernel without a shared-memory plan (tlec bug: tle-plan-shared-memory did not run)"};
+  out.name = f_.getSymName().str();
+  out.threadsPerBlock = ir::numWarps(f_) * ir::targetOf(f_).threadsPerWarp();
+  threadsPerBlock_ = out.threadsPerBlock;
+  std::string params;
+  for (BlockArgument arg : f_.getArguments()) {
+    KernelParam p;
+    std::string sourceName = ir::parameterName(f_, arg.getArgNumber());
+    p.name = claim(!sourceName.empty() ? sanitize(sourceName) : "arg" + std::to_string(arg.getArgNumber()));
+    p.isPointer = isa<ir::PointerType>(arg.getType());
+    bool readonly = ir::parameterReadonly(f_, arg.getArgNumber());
+    p.deviceType = (readonly ? "const " : "") + scalarType(arg.getType());
+    p.divisibility = static_cast<int>(ir::parameterDivisibility(f_, arg.getArgNumber()));
+    p.hostType = hostType(arg.getType(), readonly);
+    names_[arg] = p.name;
+    params += (params.empty() ? "" : ", ") + p.deviceType + " " + p.name;
+    out.params.push_back(p);
   }
+  block(f_.getBody().front());
 
- private:
-  // ---- the shared-memory plan's regions ----
+  std::ostringstream code;
+  code << spelling_.namespaceBlock();
+  code << "extern \"C\" __global__ void __launch_bounds__(" << out.threadsPerBlock << ") " << out.name << "(" << params << ") {\n";
+  code << sharedMemoryPreamble();
+  code << body_.str() << "}\n";
+  out.code = code.str();
+  out.sharedBytesExpression = sharedBytes();
+  out.usesAtomics = usesAtomics_;
+  out.rawFunctions = rawFunctions_;
+}
 
-  int64_t bufferBytes() const { return plan_.getBufferBytes(); }
-  std::string scratchBytes() const {
-    std::string s = "0";
-    for (const std::string &e : scratch_) s = "tle::max_bytes(" + s + ", " + e + ")";
-    return s;
+std::string KernelPrinter::scratchBytes() const {
+  std::string s = "0";
+  for (const std::string &e : scratch_) s = "tle::max_bytes(" + s + ", " + e + ")";
+  return s;
+}
+
+std::string KernelPrinter::stagingBytes() const {
+  std::string s = "0";
+  for (const std::string &e : staging_) s = "tle::max_bytes(" + s + ", " + e + ")";
+  return s;
+}
+
+std::string KernelPrinter::slotsOffset() const {
+  return "tle::round_up1024(" + (bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " : "") + stagingOffset() +
+         " + tle::round_up16(" + stagingBytes() + "))";
+}
+
+std::string KernelPrinter::sharedMemoryPreamble() const {
+  std::ostringstream o;
+  if (bufferBytes() > 0 || plan_.getScratch() || plan_.getSlotBytes() > 0)
+    o << "  extern __shared__ __align__(" << plan_.getAlignment() << ") unsigned char tle_smem[];\n";
+  if (plan_.getStaging() > 0) {
+    o << "  // Dot operands are staged in two alternating halves after the scratch.\n";
+    o << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes() << " + " << stagingOffset() << ";\n";
+    if (plan_.getStaging() == 2) o << "  int tle_stage = 0;\n";
   }
-  std::string stagingOffset() const { return "tle::round_up16(" + scratchBytes() + ")"; }
-  std::string stagingBytes() const {
-    std::string s = "0";
-    for (const std::string &e : staging_) s = "tle::max_bytes(" + s + ", " + e + ")";
-    return s;
+  if (plan_.getSlotBytes() > 0) {
+    o << "  // Operands copied asynchronously: a ring of slots per operand, after the staging.\n";
+    o << "  unsigned char* const tle_async = tle_smem + " << slotsOffset() << ";\n";
   }
-  std::string slotsOffset() const {
-    return "tle::round_up1024(" + (bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " : "") + stagingOffset() +
-           " + tle::round_up16(" + stagingBytes() + "))";
+  return o.str();
+}
+
+std::string KernelPrinter::sharedBytes() const {
+  if (plan_.getSlotBytes() > 0) return slotsOffset() + " + " + std::to_string(plan_.getSlotBytes());
+  std::string bytes = plan_.getStaging() > 0 ? stagingOffset() + " + " + stagingBytes() : scratchBytes();
+  return bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " + bytes : bytes;
+}
+
+std::string KernelPrinter::useScratch(const std::string &bytesExpression) {
+  if (!plan_.getScratch()) throw Unsupported{"scratch the shared-memory plan has none of (tlec bug)"};
+  if (std::find(scratch_.begin(), scratch_.end(), bytesExpression) == scratch_.end()) scratch_.push_back(bytesExpression);
+  return bufferBytes() > 0 ? "(tle_smem + " + std::to_string(bufferBytes()) + ")" : "tle_smem";
+}
+
+void KernelPrinter::useStaging(const std::string &bytesExpression) {
+  if (std::find(staging_.begin(), staging_.end(), bytesExpression) == staging_.end()) staging_.push_back(bytesExpression);
+}
+
+std::string KernelPrinter::claim(std::string name) {
+  std::string candidate = name;
+  for (int i = 2; !used_.insert(candidate).second; ++i) candidate = name + "_" + std::to_string(i);
+  return candidate;
+}
+
+std::string KernelPrinter::newName(Value v, StringRef fallback) {
+  std::string base;
+  if (Operation *def = v.getDefiningOp())
+    if (auto n = nameFromLocation(def->getLoc()); n && def->getNumResults() == 1) base = sanitize(*n);
+  if (base.empty()) base = fallback.str();
+  std::string n = claim(base);
+  names_[v] = n;
+  return n;
+}
+
+std::string KernelPrinter::expr(Value v) {
+  auto it = names_.find(v);
+  if (it == names_.end()) throw Unsupported{"a value used before the printer defined it"};
+  return it->second;
+}
+
+std::ostringstream &KernelPrinter::line() {
+  body_ << std::string(indent_ * 2, ' ');
+  return body_;
+}
+
+void KernelPrinter::sourceComment(Operation *op) {
+  auto loc = fileLocation(op->getLoc());
+  if (!loc || loc->getLine() == lastLine_) return;
+  lastLine_ = loc->getLine();
+  std::string text = options_.sourceLine ? options_.sourceLine(loc->getFilename().str(), loc->getLine()) : "";
+  size_t first = text.find_first_not_of(" \t");
+  text = first == std::string::npos ? "" : text.substr(first);
+  std::string file = loc->getFilename().str();
+  if (size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  if (options_.lineDirectives) body_ << "#line " << loc->getLine() << " \"" << loc->getFilename().str() << "\"\n";
+  line() << "// " << file << ":" << loc->getLine() << (text.empty() ? "" : ": " + text) << "\n";
+}
+
+void KernelPrinter::define(Operation *op, const std::string &expression, StringRef fallback) {
+  Value result = op->getResult(0);
+  std::string name = newName(result, fallback);
+  line() << constDeclaration(result.getType()) << " " << name << " = " << expression << ";\n";
+}
+
+std::string KernelPrinter::constDeclaration(Type t) {
+  if (isa<RankedTensorType>(t)) return "const auto";
+  std::string s = type(t);
+  return s.back() == '*' ? s + " const" : "const " + s;
+}
+
+void KernelPrinter::bindPair(const std::string &both, Value first, StringRef firstName, Value second, StringRef secondName) {
+  for (auto [v, fallback, part] : {std::tuple{first, firstName, "first"}, std::tuple{second, secondName, "second"}}) {
+    std::string name = newName(v, fallback);
+    line() << constDeclaration(v.getType()) << " " << name << " = " << both << "." << part << ";\n";
   }
+}
 
-  std::string sharedMemoryPreamble() const {
-    std::ostringstream o;
-    if (bufferBytes() > 0 || plan_.getScratch() || plan_.getSlotBytes() > 0)
-      o << "  extern __shared__ __align__(" << plan_.getAlignment() << ") unsigned char tle_smem[];\n";
-    if (plan_.getStaging() > 0) {
-      o << "  // Dot operands are staged in two alternating halves after the scratch.\n";
-      o << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes() << " + " << stagingOffset() << ";\n";
-      if (plan_.getStaging() == 2) o << "  int tle_stage = 0;\n";
-    }
-    if (plan_.getSlotBytes() > 0) {
-      o << "  // Operands copied asynchronously: a ring of slots per operand, after the staging.\n";
-      o << "  unsigned char* const tle_async = tle_smem + " << slotsOffset() << ";\n";
-    }
-    return o.str();
+void KernelPrinter::block(Block &b) {
+  for (Operation &op : b) {
+    if (op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)) continue;
+    operation(&op);
   }
+}
 
-  // The kernel's dynamic shared bytes, a constant expression valid after the kernel.
-  std::string sharedBytes() const {
-    if (plan_.getSlotBytes() > 0) return slotsOffset() + " + " + std::to_string(plan_.getSlotBytes());
-    std::string bytes = plan_.getStaging() > 0 ? stagingOffset() + " + " + stagingBytes() : scratchBytes();
-    return bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " + bytes : bytes;
+void KernelPrinter::operation(Operation *op) {
+  try {
+    if (!isa<func::ReturnOp>(op)) sourceComment(op);
+    printOperation(op);
+  } catch (Unsupported &u) {
+    if (!u.where) u.where = op->getLoc();
+    throw;
   }
+}
 
-  // The scratch region (for a library call that needs `bytesExpression` of it).
-  std::string useScratch(const std::string &bytesExpression) {
-    if (!plan_.getScratch()) throw Unsupported{"scratch the shared-memory plan has none of (tlec bug)"};
-    if (std::find(scratch_.begin(), scratch_.end(), bytesExpression) == scratch_.end()) scratch_.push_back(bytesExpression);
-    return bufferBytes() > 0 ? "(tle_smem + " + std::to_string(bufferBytes()) + ")" : "tle_smem";
-  }
-  void useStaging(const std::string &bytesExpression) {
-    if (std::find(staging_.begin(), staging_.end(), bytesExpression) == staging_.end()) staging_.push_back(bytesExpression);
-  }
+std::string KernelPrinter::slotOf(Value ring, Operation *at, bool previous) {
+  auto loop = at->getParentOfType<scf::ForOp>();
+  while (loop && !gpu::ringSlots(loop)) loop = loop->getParentOfType<scf::ForOp>();
+  if (!loop) throw Unsupported{"an operand ring read outside its loop (tlec bug)"};
+  const std::string &slot = slotVars_.lookup(loop);
+  const auto &[slots, bytes] = rings_.lookup(ring);
+  std::string index = previous ? "(" + slot + " == 0 ? " + std::to_string(*gpu::ringSlots(loop) - 1) + " : " + slot + " - 1)" : slot;
+  return slots + " + " + index + " * " + bytes;
+}
 
-  // ---- names ----
-
-  std::string claim(std::string name) {
-    std::string candidate = name;
-    for (int i = 2; !used_.insert(candidate).second; ++i) candidate = name + "_" + std::to_string(i);
-    return candidate;
-  }
-
-  std::string newName(Value v, StringRef fallback) {
-    std::string base;
-    if (Operation *def = v.getDefiningOp())
-      if (auto n = nameFromLocation(def->getLoc()); n && def->getNumResults() == 1) base = sanitize(*n);
-    if (base.empty()) base = fallback.str();
-    std::string n = claim(base);
-    names_[v] = n;
-    return n;
-  }
-
-  std::string expr(Value v) {
-    auto it = names_.find(v);
-    if (it == names_.end()) throw Unsupported{"a value used before the printer defined it"};
-    return it->second;
-  }
-
-  std::string type(Type t) { return spelling_.type(t); }
-
-  // ---- output ----
-
-  std::ostringstream &line() {
-    body_ << std::string(indent_ * 2, ' ');
-    return body_;
-  }
-
-  void sourceComment(Operation *op) {
-    auto loc = fileLocation(op->getLoc());
-    if (!loc || loc->getLine() == lastLine_) return;
-    lastLine_ = loc->getLine();
-    std::string text = options_.sourceLine ? options_.sourceLine(loc->getFilename().str(), loc->getLine()) : "";
-    size_t first = text.find_first_not_of(" \t");
-    text = first == std::string::npos ? "" : text.substr(first);
-    std::string file = loc->getFilename().str();
-    if (size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
-    if (options_.lineDirectives) body_ << "#line " << loc->getLine() << " \"" << loc->getFilename().str() << "\"\n";
-    line() << "// " << file << ":" << loc->getLine() << (text.empty() ? "" : ": " + text) << "\n";
-  }
-
-  // `const T name = expression;`, naming the op's single result.
-  void define(Operation *op, const std::string &expression, StringRef fallback = "v") {
-    Value result = op->getResult(0);
-    std::string name = newName(result, fallback);
-    line() << constDeclaration(result.getType()) << " " << name << " = " << expression << ";\n";
-  }
-
-  // `const auto`, `const float`, or `float *const` (a constant pointer, not a pointer to const).
-  std::string constDeclaration(Type t) {
-    if (isa<RankedTensorType>(t)) return "const auto";
-    std::string s = type(t);
-    return s.back() == '*' ? s + " const" : "const " + s;
-  }
-
-  // Names the two parts of a pair-valued call: `first` and `second` of `both`.
-  void bindPair(const std::string &both, Value first, StringRef firstName, Value second, StringRef secondName) {
-    for (auto [v, fallback, part] : {std::tuple{first, firstName, "first"}, std::tuple{second, secondName, "second"}}) {
-      std::string name = newName(v, fallback);
-      line() << constDeclaration(v.getType()) << " " << name << " = " << both << "." << part << ";\n";
-    }
-  }
-
-  // ---- ops ----
-
-  void block(Block &b) {
-    for (Operation &op : b) {
-      if (op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)) continue;
-      operation(&op);
-    }
-  }
-
-  void operation(Operation *op) {
-    try {
-      if (!isa<func::ReturnOp>(op)) sourceComment(op);
-      printOperation(op);
-    } catch (Unsupported &u) {
-      if (!u.where) u.where = op->getLoc();
-      throw;
-    }
-  }
-
-  void printOperation(Operation *op);
-  void printMemoryOperation(Operation *op);
-  void printOperandOperation(Operation *op);
-  void printRearrangement(Operation *op);
-  void printBufferOperation(Operation *op);
-  void printDebugOperation(Operation *op);
-
-  // ---- operand rings ----
-
-  // This iteration's slot of `ring`, or the one the last iteration read (`previous`), in
-  // the ring loop around `at`.
-  std::string slotOf(Value ring, Operation *at, bool previous = false) {
-    auto loop = at->getParentOfType<scf::ForOp>();
-    while (loop && !gpu::ringSlots(loop)) loop = loop->getParentOfType<scf::ForOp>();
-    if (!loop) throw Unsupported{"an operand ring read outside its loop (tlec bug)"};
-    const std::string &slot = slotVars_.lookup(loop);
-    const auto &[slots, bytes] = rings_.lookup(ring);
-    std::string index = previous ? "(" + slot + " == 0 ? " + std::to_string(*gpu::ringSlots(loop) - 1) + " : " + slot + " - 1)" : slot;
-    return slots + " + " + index + " * " + bytes;
-  }
-
-  std::string masking(Operation *op) { return gpu::maskPerElement(op) ? ", tle::Masking::element" : ""; }
-
-  // ---- reductions and scans ----
-
-  // The operands of a reduce or a scan: one tile, or two zipped into a tile of pairs.
-  struct CombinedInput {
-    std::vector<std::string> elementTypes;
-    std::string input, element;  // the argument and its element type
-  };
-  CombinedInput combinedInput(ValueRange srcs, const std::string &what) {
-    if (srcs.size() > 2) throw Unsupported{what + " of more than two tensors"};
-    CombinedInput in;
-    for (Value v : srcs) in.elementTypes.push_back(scalarType(cast<RankedTensorType>(v.getType()).getElementType()));
-    in.input = expr(srcs[0]);
-    in.element = in.elementTypes[0];
-    if (srcs.size() == 2) {
-      in.input = "tle::zip(" + expr(srcs[0]) + ", " + expr(srcs[1]) + ")";
-      in.element = "tle::pair<" + in.elementTypes[0] + ", " + in.elementTypes[1] + ">";
-    }
-    return in;
-  }
-
-  // Defines the op's results from `call`: the value itself, or the halves of a pair.
-  void defineCombined(Operation *op, const std::string &call, const std::string &base) {
-    if (op->getNumResults() == 1) {
-      define(op, call, base);
-      return;
-    }
-    std::string both = claim(base);
-    line() << "const auto " << both << " = " << call << ";\n";
-    for (size_t i = 0; i < 2; ++i) {
-      Value result = op->getResult(i);
-      std::string name = newName(result, base + (i == 0 ? "_value" : "_index"));
-      line() << constDeclaration(result.getType()) << " " << name << " = tle::" << (i == 0 ? "first" : "second") << "(" << both
-             << ");\n";
-    }
-  }
-
-  void scan(ir::ScanOp s);
-  void reduce(ir::ReduceOp r);
-  std::string combineLambda(Block &body, const std::vector<std::string> &elementTypes);
-
-  // ---- control flow ----
-
-  std::vector<std::string> declareCarried(ValueRange inits, ValueRange carried, StringRef fallback);
-  void assignCarried(const std::vector<std::string> &vars, ValueRange values);
-  void forLoop(scf::ForOp f);
-  void ifElse(scf::IfOp i);
-  void whileLoop(scf::WhileOp w);
-
-  void elementwise(Operation *op);
-  void atomic(Operation *op, const std::string &kind, const std::string &sem, const std::string &scope);
-  void rawCall(ir::RawCallOp r);
-
-  func::FuncOp f_;
-  const CudaOptions &options_;
-  TileSpelling spelling_;
-  gpu::SharedMemoryPlanAttr plan_;
-  std::ostringstream body_;
-  int indent_ = 1;
-  unsigned lastLine_ = 0;
-  unsigned numWarps_ = 4;
-  llvm::DenseMap<Value, std::string> names_;
-  std::set<std::string> used_;
-  std::vector<std::string> scratch_;  // the scratch sizes the calls need
-  std::vector<std::string> staging_;  // the staging sizes
-  llvm::DenseMap<Value, std::pair<std::string, std::string>> rings_;  // ring -> (its slots, slot bytes)
-  llvm::DenseMap<Operation *, std::string> slotVars_;                  // ring loop -> its slot variable
-  bool usesAtomics_ = false;
-  std::vector<std::pair<std::string, std::string>> rawFunctions_;
-};
 
 void KernelPrinter::printOperation(Operation *op) {
   llvm::TypeSwitch<Operation *>(op)
@@ -362,8 +246,7 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
         std::string cache = s.getCache() ? s.getCache()->str().substr(1) : "normal";
         line() << "tle::store<" << gpu::vectorWidth(op) << ", tle::Cache::" << cache << masking(op) << ">(" << args << ");\n";
       })
-      .Case<ir::AtomicRMWOp>([&](ir::AtomicRMWOp a) { atomic(op, a.getKind().str(), a.getSem().str(), a.getScope().str()); })
-      .Case<ir::AtomicCASOp>([&](ir::AtomicCASOp a) { atomic(op, "cas", a.getSem().str(), a.getScope().str()); });
+      .Case<ir::AtomicRMWOp, ir::AtomicCASOp>([&](Operation *) { atomic(op); });
 }
 
 // Dots, their operands' routes into mma fragments, and the asynchronous copies behind them.
@@ -548,237 +431,28 @@ void KernelPrinter::printDebugOperation(Operation *op) {
          << lineNumber << ", " << cString(f_.getName().str()) << ");\n";
 }
 
-void KernelPrinter::scan(ir::ScanOp s) {
-  CombinedInput in = combinedInput(s.getSrcs(), "scans");
-  if (s.getSrcs().size() == 2 && s.getSrcs()[1].getType() != s.getSrcs()[0].getType())
-    throw Unsupported{"a two-operand scan whose operands have different layouts"};
-  auto srcType = cast<RankedTensorType>(s.getSrcs()[0].getType());
-  std::string resultType = spelling_.tile(cast<RankedTensorType>(s.getResult(0).getType()), in.element);
-  std::string axis = std::to_string(s.getAxis());
-  std::string smem = useScratch("tle::scan_scratch_bytes<" + axis + ", " + spelling_.tile(srcType, in.element) + ">()");
-  std::string call = "tle::scan<" + resultType + ", " + axis + ", " + (s.getReverse() ? "true" : "false") + ">(" + in.input + ", " +
-                     combineLambda(s.getCombineOp().front(), in.elementTypes) + ", " + smem + ")";
-  defineCombined(s, call, "scanned");
-}
-
-void KernelPrinter::reduce(ir::ReduceOp r) {
-  CombinedInput in = combinedInput(r.getSrcs(), "reductions");
-  auto srcType = cast<RankedTensorType>(r.getSrcs()[0].getType());
-  std::string axis = std::to_string(r.getAxis());
-  std::string smem = useScratch("tle::reduce_scratch_bytes<" + axis + ", " + spelling_.tile(srcType, in.element) + ">()");
-  std::string call = "tle::reduce<" + axis + ">(" + in.input + ", " + combineLambda(r.getCombineOp().front(), in.elementTypes) + ", " +
-                     smem + ")";
-  if (!isa<RankedTensorType>(r.getResult(0).getType())) call = "tle::scalar(" + call + ")";
-  defineCombined(r, call, "reduced");
-}
-
-// The combine region as a lambda over scalars (or pairs, for two operands).
-std::string KernelPrinter::combineLambda(Block &body, const std::vector<std::string> &elementTypes) {
-  size_t n = elementTypes.size();
-  std::string saved = body_.str();
-  body_.str("");
-  int savedIndent = indent_;
-  unsigned savedLine = lastLine_;
-  indent_ = 1;
-  std::string lhs = claim("lhs"), rhs = claim("rhs");
-  std::string pairType = n == 2 ? "tle::pair<" + elementTypes[0] + ", " + elementTypes[1] + ">" : "";
-  for (size_t i = 0; i < n; ++i) {
-    if (n == 1) {
-      names_[body.getArgument(0)] = lhs;
-      names_[body.getArgument(1)] = rhs;
-    } else {
-      names_[body.getArgument(i)] = "(" + lhs + (i == 0 ? ".first)" : ".second)");
-      names_[body.getArgument(n + i)] = "(" + rhs + (i == 0 ? ".first)" : ".second)");
-    }
-  }
-  lastLine_ = UINT32_MAX;  // no source comments inside the lambda
-  for (Operation &op : body.without_terminator()) {
-    if (auto f = fileLocation(op.getLoc())) lastLine_ = f->getLine();
-    operation(&op);
-  }
-  Operation *ret = body.getTerminator();
-  std::string result = n == 1 ? expr(ret->getOperand(0)) : pairType + "{" + expr(ret->getOperand(0)) + ", " + expr(ret->getOperand(1)) + "}";
-  std::string inner = body_.str();
-  body_.str("");
-  body_ << saved;
-  indent_ = savedIndent;
-  lastLine_ = savedLine;
-  std::string argType = n == 1 ? elementTypes[0] : pairType;
-  std::string pad(indent_ * 2, ' ');
-  std::string lambda = "[&](" + argType + " " + lhs + ", " + argType + " " + rhs + ") {\n";
-  std::istringstream lines(inner);
-  for (std::string l; std::getline(lines, l);) lambda += pad + "  " + l.substr(2) + "\n";
-  return lambda + pad + "  return " + result + ";\n" + pad + "}";
-}
-
-// Loop-carried values live in variables declared before the loop and assigned by yields.
-std::vector<std::string> KernelPrinter::declareCarried(ValueRange inits, ValueRange carried, StringRef fallback) {
-  std::vector<std::string> vars;
-  for (auto [init, value] : llvm::zip(inits, carried)) {
-    std::string name = newName(value, fallback);
-    line() << type(value.getType()) << " " << name;
-    if (init) body_ << " = " << expr(init);
-    body_ << ";\n";
-    vars.push_back(name);
-  }
-  return vars;
-}
-
-void KernelPrinter::assignCarried(const std::vector<std::string> &vars, ValueRange values) {
-  // Through temporaries when a yielded value is itself a carried variable (a swap).
-  bool needTemps = false;
-  for (Value v : values)
-    if (std::find(vars.begin(), vars.end(), expr(v)) != vars.end()) needTemps = true;
-  std::vector<std::string> sources;
-  for (Value v : values) {
-    if (!needTemps) {
-      sources.push_back(expr(v));
-      continue;
-    }
-    std::string tmp = claim("next");
-    line() << "const auto " << tmp << " = " << expr(v) << ";\n";
-    sources.push_back(tmp);
-  }
-  for (size_t i = 0; i < vars.size(); ++i)
-    if (vars[i] != sources[i]) line() << vars[i] << " = " << sources[i] << ";\n";
-}
-
-void KernelPrinter::forLoop(scf::ForOp f) {
-  std::vector<std::string> vars = declareCarried(f.getInitArgs(), f.getRegionIterArgs(), "carried");
-  std::optional<int> ringSlots = gpu::ringSlots(f);
-  std::string slot;
-  if (ringSlots) {
-    slot = claim("slot");
-    line() << "int " << slot << " = 0;  // the operand slot of this iteration (of " << *ringSlots << ")\n";
-    slotVars_[f] = slot;
-  }
-  std::string iv = claim("i");
-  names_[f.getInductionVar()] = iv;
-  if (auto stages = ir::ownNumStages(f)) line() << "// tl.range(num_stages=" << *stages << ")\n";
-  line() << "for (" << scalarType(f.getInductionVar().getType()) << " " << iv << " = " << expr(f.getLowerBound()) << "; " << iv << " < "
-         << expr(f.getUpperBound()) << "; " << iv << " += " << expr(f.getStep()) << ") {\n";
-  ++indent_;
-  block(*f.getBody());
-  assignCarried(vars, f.getBody()->getTerminator()->getOperands());
-  if (ringSlots) line() << slot << " = " << slot << " == " << *ringSlots - 1 << " ? 0 : " << slot << " + 1;\n";
-  --indent_;
-  line() << "}\n";
-  for (auto [i, result] : llvm::enumerate(f.getResults())) names_[result] = vars[i];
-}
-
-void KernelPrinter::ifElse(scf::IfOp i) {
-  std::vector<std::string> vars;
-  for (Value result : i.getResults()) {
-    std::string name = newName(result, "selected");
-    line() << type(result.getType()) << " " << name << ";\n";
-    vars.push_back(name);
-  }
-  line() << "if (" << expr(i.getCondition()) << ") {\n";
-  ++indent_;
-  block(i.getThenRegion().front());
-  assignCarried(vars, i.getThenRegion().front().getTerminator()->getOperands());
-  --indent_;
-  if (!i.getElseRegion().empty()) {
-    line() << "} else {\n";
-    ++indent_;
-    block(i.getElseRegion().front());
-    assignCarried(vars, i.getElseRegion().front().getTerminator()->getOperands());
-    --indent_;
-  }
-  line() << "}\n";
-}
-
-void KernelPrinter::whileLoop(scf::WhileOp w) {
-  std::vector<std::string> before = declareCarried(w.getInits(), w.getBeforeArguments(), "state");
-  SmallVector<Value> noInits(w.getAfterArguments().size());
-  std::vector<std::string> after = declareCarried(noInits, w.getAfterArguments(), "value");
-  line() << "while (true) {\n";
-  ++indent_;
-  block(w.getBefore().front());
-  scf::ConditionOp cond = w.getConditionOp();
-  assignCarried(after, cond.getArgs());
-  line() << "if (!" << expr(cond.getCondition()) << ") break;\n";
-  block(w.getAfter().front());
-  assignCarried(before, w.getAfter().front().getTerminator()->getOperands());
-  --indent_;
-  line() << "}\n";
-  for (auto [i, result] : llvm::enumerate(w.getResults())) names_[result] = after[i];
-}
-
 // arith and math ops, one function call each (same spelling for scalars and tiles).
 void KernelPrinter::elementwise(Operation *op) {
-  std::string name = op->getName().getStringRef().str();
-  static const std::map<std::string, std::string> functions = {
-      {"arith.addi", "add"}, {"arith.addf", "add"}, {"arith.subi", "sub"}, {"arith.subf", "sub"},
-      {"arith.muli", "mul"}, {"arith.mulf", "mul"}, {"arith.divsi", "div"}, {"arith.divf", "div"},
-      {"arith.remsi", "rem"}, {"arith.remf", "fmod"}, {"arith.divui", "divu"}, {"arith.remui", "remu"},
-      {"arith.andi", "bit_and"}, {"arith.ori", "bit_or"}, {"arith.xori", "bit_xor"}, {"arith.shli", "shl"},
-      {"arith.shrsi", "shr"}, {"arith.shrui", "shru"}, {"arith.maxsi", "maxs"}, {"arith.minsi", "mins"},
-      {"arith.maxui", "maxu"}, {"arith.minui", "minu"}, {"arith.maxnumf", "maxnum"}, {"arith.minnumf", "minnum"},
-      {"arith.maximumf", "maximum"}, {"arith.minimumf", "minimum"}, {"arith.negf", "neg"}, {"arith.select", "select"},
-      {"math.exp", "exp"}, {"math.exp2", "exp2"}, {"math.log", "log"}, {"math.log2", "log2"}, {"math.sqrt", "sqrt"},
-      {"math.rsqrt", "rsqrt"}, {"math.sin", "sin"}, {"math.cos", "cos"}, {"math.tan", "tan"}, {"math.tanh", "tanh"},
-      {"math.absf", "fabs"}, {"math.absi", "iabs"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.fma", "fma"},
-      {"math.erf", "erf"}, {"math.powf", "pow"}, {"math.log1p", "log1p"}, {"math.expm1", "expm1"}};
-  static const std::map<std::string, std::string> casts = {
-      {"arith.extsi", "cast"}, {"arith.trunci", "cast"}, {"arith.sitofp", "cast"}, {"arith.fptosi", "cast"},
-      {"arith.extf", "cast"}, {"arith.truncf", "cast"}, {"arith.extui", "cast_unsigned"},
-      {"arith.uitofp", "cast_unsigned"}, {"arith.fptoui", "cast"}, {"arith.bitcast", "bitcast"},
-      {"arith.index_cast", "cast"}};
   std::string args;
   for (Value v : op->getOperands()) args += (args.empty() ? "" : ", ") + expr(v);
-  if (auto it = functions.find(name); it != functions.end()) {
-    define(op, "tle::" + it->second + "(" + args + ")");
-    return;
-  }
-  if (auto it = casts.find(name); it != casts.end()) {
-    define(op, "tle::" + it->second + "<" + scalarType(ir::elementTypeOf(op->getResult(0).getType())) + ">(" + args + ")");
-    return;
-  }
-  if (auto c = dyn_cast<arith::CmpIOp>(op)) {
-    static const char *names[] = {"eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
-    define(op, std::string("tle::") + names[static_cast<int>(c.getPredicate())] + "(" + args + ")", "cond");
-    return;
-  }
-  if (auto c = dyn_cast<arith::CmpFOp>(op)) {
-    using P = arith::CmpFPredicate;
-    static const std::map<P, std::string> names = {
-        {P::OEQ, "eq"}, {P::OGT, "gt"}, {P::OGE, "ge"}, {P::OLT, "lt"}, {P::OLE, "le"}, {P::ONE, "one"}, {P::ORD, "ord"},
-        {P::UEQ, "ueq"}, {P::UGT, "ugt"}, {P::UGE, "uge"}, {P::ULT, "ult"}, {P::ULE, "ule"}, {P::UNE, "ne"}, {P::UNO, "uno"}};
-    auto it = names.find(c.getPredicate());
-    if (it == names.end()) throw Unsupported{"constant float comparisons"};
-    define(op, "tle::" + it->second + "(" + args + ")", "cond");
-    return;
-  }
-  throw Unsupported{"the operation '" + name + "'"};
+  std::optional<std::string> function = elementwiseFunction(op);
+  if (!function) throw Unsupported{"the operation '" + op->getName().getStringRef().str() + "'"};
+  define(op, *function + "(" + args + ")", isa<arith::CmpIOp, arith::CmpFOp>(op) ? "cond" : "v");
 }
 
-void KernelPrinter::atomic(Operation *op, const std::string &kind, const std::string &sem, const std::string &scope) {
+void KernelPrinter::atomic(Operation *op) {
   usesAtomics_ = true;
-  static const std::map<std::string, std::string> kinds = {{"add", "add"}, {"fadd", "fadd"}, {"max", "max"}, {"min", "min"},
-                                                           {"umax", "umax"}, {"umin", "umin"}, {"and", "band"}, {"or", "bor"},
-                                                           {"xor", "bxor"}, {"xchg", "xchg"}};
-  int semCode = sem == "relaxed" ? 0 : sem == "acquire" ? 1 : sem == "release" ? 2 : 3;
-  std::string scopeName = scope == "cta" ? "cuda::thread_scope_block" : scope == "sys" ? "cuda::thread_scope_system" : "cuda::thread_scope_device";
   std::vector<std::string> parts;
   for (Value v : op->getOperands()) parts.push_back(expr(v));
-  std::string templ;
-  if (kind == "cas") {
-    templ = "tle::atomic_cas<" + std::to_string(semCode) + ", " + scopeName + ">";
-  } else {
-    auto it = kinds.find(kind);
-    if (it == kinds.end()) throw Unsupported{"atomic kind '" + kind + "'"};
-    templ = "tle::atomic_rmw<tle::AtomicOp::" + it->second + ", " + std::to_string(semCode) + ", " + scopeName + ">";
-  }
   std::string args;
   for (const std::string &p : parts) args += (args.empty() ? "" : ", ") + p;
   if (!isa<RankedTensorType>(op->getResult(0).getType())) {
     // Scalar atomics act once per block and share the result through the scratch.
     std::string smem = useScratch("int(sizeof(" + scalarType(op->getResult(0).getType()) + "))");
-    if (kind == "cas") args = parts[0] + ", " + parts[1] + ", " + parts[2] + ", " + smem;
+    if (isa<ir::AtomicCASOp>(op)) args = parts[0] + ", " + parts[1] + ", " + parts[2] + ", " + smem;
     else args = parts[0] + ", " + parts[1] + ", " + smem + (parts.size() > 2 ? ", " + parts[2] : "");
   }
-  define(op, templ + "(" + args + ")", "old");
+  define(op, atomicFunction(op) + "(" + args + ")", "old");
 }
 
 // TLE-Raw: the native function runs on the block's first `threads` threads. Block arguments
@@ -788,7 +462,7 @@ void KernelPrinter::atomic(Operation *op, const std::string &kind, const std::st
 void KernelPrinter::rawCall(ir::RawCallOp r) {
   if (r.getLanguage() != "cuda") throw Unsupported{"a raw '" + r.getLanguage().str() + "' function on a CUDA target"};
   if (r.getThreads().size() != 1) throw Unsupported{"a raw function over more than one thread dimension"};
-  const int64_t threads = r.getThreads()[0], blockThreads = int64_t(32) * numWarps_;
+  const int64_t threads = r.getThreads()[0], blockThreads = threadsPerBlock_;
   if (threads < blockThreads && (r.getSyncScope() == "block" || r.getSyncScope() == "cluster"))
     throw Unsupported{"a block-synchronizing raw function on fewer threads than the block"};
   rawFunctions_.emplace_back(r.getCallee().str(), r.getCode().str());
@@ -833,8 +507,6 @@ void KernelPrinter::rawCall(ir::RawCallOp r) {
   }
   if (!regions.empty()) line() << "__syncthreads();  // the scratch is free again\n";
 }
-
-}  // namespace
 
 std::optional<FileLineColLoc> fileLocation(Location loc) {
   if (auto f = dyn_cast<FileLineColLoc>(loc)) return f;

@@ -24,7 +24,7 @@ struct KernelParam {
 struct PrintedKernel {
   std::string name;
   std::vector<KernelParam> params;
-  unsigned numWarps = 4;
+  unsigned threadsPerBlock = 128;  // warps times the target's threads per warp
   std::string code;                   // the layouts namespace and the __global__ function
   std::string sharedBytesExpression;  // a constant expression, valid after `code`
   bool usesAtomics = false;           // needs tle/cuda/atomic.cuh

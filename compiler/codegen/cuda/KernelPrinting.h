@@ -1,0 +1,134 @@
+// The KernelPrinter class, shared by KernelPrinter.cpp (the kernel, its straight-line ops)
+// and StructuredOps.cpp (loops, branches, reductions and scans, whose regions it prints).
+#pragma once
+
+#include "codegen/cuda/CudaSpelling.h"
+#include "codegen/cuda/KernelPrinter.h"
+#include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
+#include "ir/KernelSettings.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <set>
+#include <sstream>
+
+namespace tle::cuda {
+
+namespace func = mlir::func;
+namespace scf = mlir::scf;
+using mlir::Block;
+using mlir::Operation;
+using mlir::StringRef;
+using mlir::Type;
+using mlir::Value;
+using mlir::ValueRange;
+
+class KernelPrinter {
+ public:
+  KernelPrinter(func::FuncOp f, const CudaOptions &options)
+      : f_(f), options_(options), spelling_(f.getSymName().str() + "_layouts"), plan_(gpu::sharedMemoryPlan(f)) {}
+  void print(PrintedKernel &out);
+
+ private:
+  // ---- the shared-memory plan's regions ----
+  int64_t bufferBytes() const { return plan_.getBufferBytes(); }
+  std::string scratchBytes() const;
+  std::string stagingOffset() const { return "tle::round_up16(" + scratchBytes() + ")"; }
+  std::string stagingBytes() const;
+  std::string slotsOffset() const;
+
+  std::string sharedMemoryPreamble() const;
+
+  // The kernel's dynamic shared bytes, a constant expression valid after the kernel.
+  std::string sharedBytes() const;
+
+  // The scratch region (for a library call that needs `bytesExpression` of it).
+  std::string useScratch(const std::string &bytesExpression);
+  void useStaging(const std::string &bytesExpression);
+
+  // ---- names ----
+  std::string claim(std::string name);
+  std::string newName(Value v, StringRef fallback);
+  std::string expr(Value v);
+  std::string type(Type t) { return spelling_.type(t); }
+
+  // ---- output ----
+
+  std::ostringstream &line();
+  void sourceComment(Operation *op);
+
+  // `const T name = expression;`, naming the op's single result.
+  void define(Operation *op, const std::string &expression, StringRef fallback = "v");
+
+  // `const auto`, `const float`, or `float *const` (a constant pointer, not a pointer to const).
+  std::string constDeclaration(Type t);
+
+  // Names the two parts of a pair-valued call: `first` and `second` of `both`.
+  void bindPair(const std::string &both, Value first, StringRef firstName, Value second, StringRef secondName);
+
+  // ---- ops ----
+  void block(Block &b);
+  void operation(Operation *op);
+  void printOperation(Operation *op);
+  void printMemoryOperation(Operation *op);
+  void printOperandOperation(Operation *op);
+  void printRearrangement(Operation *op);
+  void printBufferOperation(Operation *op);
+  void printDebugOperation(Operation *op);
+
+  // ---- operand rings ----
+
+  // This iteration's slot of `ring`, or the one the last iteration read (`previous`), in
+  // the ring loop around `at`.
+  std::string slotOf(Value ring, Operation *at, bool previous = false);
+
+  std::string masking(Operation *op) { return gpu::maskPerElement(op) ? ", tle::Masking::element" : ""; }
+
+  // ---- reductions and scans ----
+
+  // The operands of a reduce or a scan: one tile, or two zipped into a tile of pairs.
+  struct CombinedInput {
+    std::vector<std::string> elementTypes;
+    std::string input, element;  // the argument and its element type
+  };
+  CombinedInput combinedInput(ValueRange srcs, const std::string &what);
+
+  // Defines the op's results from `call`: the value itself, or the halves of a pair.
+  void defineCombined(Operation *op, const std::string &call, const std::string &base);
+  void scan(ir::ScanOp s);
+  void reduce(ir::ReduceOp r);
+  std::string combineLambda(Block &body, const std::vector<std::string> &elementTypes);
+
+  // ---- control flow ----
+
+  std::vector<std::string> declareCarried(ValueRange inits, ValueRange carried, StringRef fallback);
+  void assignCarried(const std::vector<std::string> &vars, ValueRange values);
+  void forLoop(scf::ForOp f);
+  void ifElse(scf::IfOp i);
+  void whileLoop(scf::WhileOp w);
+  void elementwise(Operation *op);
+  void atomic(Operation *op);
+  void rawCall(ir::RawCallOp r);
+
+  func::FuncOp f_;
+  const CudaOptions &options_;
+  TileSpelling spelling_;
+  gpu::SharedMemoryPlanAttr plan_;
+  std::ostringstream body_;
+  int indent_ = 1;
+  unsigned lastLine_ = 0;
+  unsigned threadsPerBlock_ = 128;
+  llvm::DenseMap<Value, std::string> names_;
+  std::set<std::string> used_;
+  std::vector<std::string> scratch_;  // the scratch sizes the calls need
+  std::vector<std::string> staging_;  // the staging sizes
+  llvm::DenseMap<Value, std::pair<std::string, std::string>> rings_;  // ring -> (its slots, slot bytes)
+  llvm::DenseMap<Operation *, std::string> slotVars_;                  // ring loop -> its slot variable
+  bool usesAtomics_ = false;
+  std::vector<std::pair<std::string, std::string>> rawFunctions_;
+};
+
+}  // namespace tle::cuda
