@@ -340,6 +340,15 @@ def test_gpu_buffers(k):
     out = torch.full((256,), float("nan"), device="cuda")
     k["gpu_buffers_reuse"]([1], x, out)
     check("tle.gpu buffers sharing bytes (2x kept while x lands in a third)", out, 2 * x + 10 * x, 1e-6, 1e-6)
+    n = 1001
+    data = torch.randint(0, 1 << 20, (n,), device="cuda", dtype=torch.int32)
+    out = torch.full((64,), -7, device="cuda", dtype=torch.int32)
+    k["gpu_smem_histogram"]([1], data, out, n)
+    check("shared-memory histogram (barriers before and after the atomics loop)", out, torch.bincount(data % 64, minlength=64).int(), 0, 0)
+    x = torch.randn(3, 32, 32, device="cuda")
+    out = torch.full((32, 32), float("nan"), device="cuda")
+    k["gpu_smem_transpose"]([1], x, out)
+    check("transposes through a buffer, round after round (barriers inside the loop)", out, x.double().transpose(1, 2).sum(0).float(), 1e-5, 1e-5)
 
 
 def test_raw_call(k):
