@@ -417,6 +417,7 @@ def test_module_loader(build):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
+    parser.add_argument("--only", default="", help="comma-separated groups, e.g. gpu_buffers,raw_call (the test_ functions' names)")
     args = parser.parse_args()
     torch.manual_seed(0)
     k = tlec_kernels.load(args.build)
@@ -426,6 +427,8 @@ def main():
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
               (test_gpu_buffers, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
               (test_debug_ops, args.build)]
+    if args.only:
+        groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]
     for test, arg in groups:
         # One broken group (a kernel that faults, a missing symbol) must not hide the others'
         # results. A device fault poisons the context, so later groups then fail too: the

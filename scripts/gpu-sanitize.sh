@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The GPU tests under compute-sanitizer: memcheck, racecheck (shared-memory hazards: the
+# barriers tle-insert-barriers places) and synccheck, on the groups whose kernels share
+# data between threads through shared memory. Needs a GPU and what scripts/gpu-build.sh made
+# in build-gpu/. Usage: scripts/gpu-sanitize.sh [GROUPS] (comma-separated test groups)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+groups=${1:-gpu_buffers,device_library,scans_and_rearrangement,raw_call,elementwise}
+sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+status=0
+for tool in memcheck racecheck synccheck; do
+  echo "== compute-sanitizer --tool $tool ($groups)"
+  "$sanitizer" --tool "$tool" --error-exitcode 99 --target-processes all \
+    python3 tests/gpu/test_tutorials.py --build build-gpu --only "$groups" || status=1
+done
+exit $status
