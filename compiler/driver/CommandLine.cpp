@@ -160,7 +160,7 @@ DiagnosticOptions scanDiagnosticOptions(int argc, const char *const *argv) {
 }
 
 std::string helpText() {
-  return R"(OVERVIEW: tlec, the ahead-of-time compiler for Triton/TLE kernels (.tle files)
+  std::string text = R"(OVERVIEW: tlec, the ahead-of-time compiler for Triton/TLE kernels (.tle files)
 
 USAGE: tlec [options] FILE.tle        (FILE may be '-' for standard input;
                                        '--' ends the options)
@@ -171,11 +171,10 @@ OUTPUT:
   --emit KIND                What to produce: tokens, ast, mlir, cuda, header, ptx, cubin,
                              ascendc. Default: from the extension of -o (.cu/.cuh cuda,
                              .h/.hpp header, .ptx ptx, .cubin cubin, .mlir mlir), else cuda
-                             (ascendc for an Ascend target). This version implements tokens,
-                             ast and mlir (the tile IR); the others report "not implemented
-                             yet".
-  --target TARGET            cuda:sm_90a (default), cuda:sm_80, cuda:sm_86, cuda:sm_87,
-                             cuda:sm_89, cuda:sm_90, ascend:910b.
+                             (ascendc for an Ascend target). ascendc reports "not
+                             implemented yet".
+  --target TARGET            What to compile for (default cuda:sm_90a):
+@TARGETS@
 
 KERNELS:
   --kernel NAME              Compile kernel NAME (repeatable; default: every @jit function
@@ -213,6 +212,15 @@ DIAGNOSTICS:
 
 Exit status: 0 on success, 1 if any error was reported.
 )";
+  // The target model's names, wrapped under the option's description.
+  std::string targets, line = std::string(29, ' ');
+  for (const TargetInfo *t : allTargets()) {
+    std::string item = t->name() + (t == allTargets().back() ? "." : ",");
+    if (line.size() + item.size() + 1 > 93) targets += line + "\n", line = std::string(29, ' ');
+    line += (line.size() > 29 ? " " : "") + item;
+  }
+  text.replace(text.find("@TARGETS@\n"), 10, targets + line + "\n");
+  return text;
 }
 
 std::optional<Options> parseCommandLine(int argc, const char *const *argv, DiagnosticEngine &diags) {

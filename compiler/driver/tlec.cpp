@@ -39,7 +39,7 @@ int run(int argc, char **argv) {
   }
   if (options->version) {
     std::cout << "tlec " TLEC_VERSION "\n"
-              << "  targets: cuda:sm_80..sm_90a, ascend:910b\n"
+              << "  targets: " << tle::targetNameList() << "\n"
               << "  input: Triton/TLE kernels (.tle, Python 3 syntax subset)\n";
     return 0;
   }
