@@ -53,6 +53,14 @@ ArrayRef<int64_t> shapeOf(Type type) {
   return {};
 }
 
+int64_t elementBytes(Type type) {
+  Type e = elementTypeOf(type);
+  if (auto p = dyn_cast<PointerType>(e)) e = p.getPointeeType();
+  return std::max<int64_t>(1, e.getIntOrFloatBitWidth() / 8);
+}
+
+int64_t tileBytes(RankedTensorType tile) { return tile.getNumElements() * elementBytes(tile); }
+
 std::optional<MemorySpace> pointerSpaceOf(Type type) {
   if (auto p = dyn_cast<PointerType>(elementTypeOf(type))) return p.getMemorySpace();
   return std::nullopt;

@@ -39,6 +39,11 @@ mlir::Type elementTypeOf(mlir::Type type);
 llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
 // The memory space of a pointer or of a tensor of pointers; nullopt for other types.
 std::optional<MemorySpace> pointerSpaceOf(mlir::Type type);
+// Bytes of one element (of the pointee, for pointers; at least 1), and of a whole tile.
+int64_t elementBytes(mlir::Type type);
+int64_t tileBytes(mlir::RankedTensorType tile);
+// `bytes` rounded up to a multiple of `alignment`.
+inline int64_t alignTo(int64_t bytes, int64_t alignment) { return (bytes + alignment - 1) / alignment * alignment; }
 // Is `t` a tensor of `shape` and `element` in any layout (layout assignment may give results
 // and operands different ones), or, for an empty shape, the scalar `element`?
 bool hasShapeAndElement(mlir::Type t, llvm::ArrayRef<int64_t> shape, mlir::Type element);

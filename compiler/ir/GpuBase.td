@@ -25,7 +25,7 @@ def TleGpu_Dialect : Dialect {
     "::mlir::IntegerAttr":$async_depth,      // how many iterations ahead a loop's copies go (tle-plan-async-copies)
     "::mlir::IntegerAttr":$ring_slots,       // the slots of a loop's operand rings (tle-lower-async-copies)
     "::mlir::Attribute":$shared_memory,      // a kernel's SharedMemoryPlanAttr (tle-plan-shared-memory)
-    "::mlir::DenseI64ArrayAttr":$arg_offsets // a raw call's block arguments in the scratch (tle-plan-shared-memory)
+    "::mlir::DenseI64ArrayAttr":$arg_offsets // a raw call's block arguments in the scratch, then their end (tle-plan-shared-memory)
   );
 }
 

@@ -91,9 +91,7 @@ void setSharedMemoryPlan(Operation *kernel, SharedMemoryPlanAttr plan) {
 }
 
 int64_t ringSlotBytes(OperandRingType ring) {
-  RankedTensorType t = ring.getStaged();
-  int64_t bytes = t.getNumElements() * std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
-  return (bytes + kOperandSlotAlignment - 1) / kOperandSlotAlignment * kOperandSlotAlignment;
+  return ir::alignTo(ir::tileBytes(ring.getStaged()), kOperandSlotAlignment);
 }
 
 ArrayRef<int64_t> argumentOffsets(Operation *call) {

@@ -45,7 +45,8 @@ void setRingSlots(mlir::Operation *loop, int slots);
 SharedMemoryPlanAttr sharedMemoryPlan(mlir::Operation *kernel);
 void setSharedMemoryPlan(mlir::Operation *kernel, SharedMemoryPlanAttr plan);
 
-// Where a TLE-Raw call's block arguments are staged, in the scratch (tle-plan-shared-memory).
+// Where a TLE-Raw call's block arguments are staged in the scratch (tle-plan-shared-memory):
+// one offset per block argument, then the end of the last one's region.
 llvm::ArrayRef<int64_t> argumentOffsets(mlir::Operation *call);
 void setArgumentOffsets(mlir::Operation *call, llvm::ArrayRef<int64_t> offsets);
 

@@ -379,9 +379,9 @@ def Tle_DescStoreOp : Tle_Op<"desc_store", [MemoryEffects<[MemWrite]>]> {
 def Tle_RemoteOp : Tle_Op<"remote", [Pure]> {
   let summary = "the same buffer or pointers on another shard (tle.remote)";
   let description = [{
-    space "cluster": a shared-memory buffer becomes a "dsmem" buffer (addressed with
-    tle.local_ptr as address space 7), shared-memory pointers (address space 3) become
-    distributed-shared-memory pointers (address space 7) of block `shard` of the cluster.
+    space "cluster": a shared-memory buffer becomes a dsmem buffer (tle_gpu.local_ptr gives
+    dsmem pointers into it), and smem pointers become the dsmem pointers of block `shard` of
+    the cluster.
     space "device": global pointers of a symmetric allocation become the same allocation on
     rank `shard`.
   }];

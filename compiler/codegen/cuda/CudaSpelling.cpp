@@ -232,9 +232,5 @@ std::string TileSpelling::namespaceBlock() const {
   return s + "}  // namespace " + namespace_ + "\n\n";
 }
 
-int64_t alignedTileBytes(RankedTensorType t) {
-  int64_t bytes = t.getNumElements() * std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
-  return (bytes + 15) / 16 * 16;
-}
 
 }  // namespace tle::cuda

@@ -62,7 +62,4 @@ class TileSpelling {
   std::vector<gpu::BlockedLayoutAttr> blocked_;
 };
 
-// A tile's size in bytes, rounded up to 16 (regions laid out by count).
-int64_t alignedTileBytes(mlir::RankedTensorType t);
-
 }  // namespace tle::cuda

@@ -478,13 +478,10 @@ void KernelPrinter::rawCall(ir::RawCallOp r) {
     }
     StringRef where = cast<StringAttr>(space).getValue();
     if (!where.empty() && where != "shared") throw Unsupported{"a raw-call block argument in '" + where.str() + "' space"};
-    if (next >= offsets.size()) throw Unsupported{"a raw-call block argument without a planned place (tlec bug)"};
+    if (next + 1 >= offsets.size()) throw Unsupported{"a raw-call block argument without a planned place (tlec bug)"};
     if (base.empty()) {
-      int64_t total = 0;
-      for (Value a : r.getArgs())
-        if (auto t = dyn_cast<RankedTensorType>(a.getType())) total += alignedTileBytes(t);
       base = claim("raw_smem");
-      line() << "unsigned char* const " << base << " = " << useScratch(std::to_string(total)) << ";\n";
+      line() << "unsigned char* const " << base << " = " << useScratch(std::to_string(offsets.back())) << ";\n";
     }
     std::string element = scalarType(tensor.getElementType());
     std::string region = claim("raw_arg");

@@ -43,9 +43,7 @@ class BarrierPlacement {
   explicit BarrierPlacement(func::FuncOp f) : f_(f) {
     f.walk([&](ir::AllocOp alloc) {
       if (auto offset = gpu::bufferOffset(alloc)) {
-        RankedTensorType block = alloc.getType().getBlockType();
-        int64_t bytes = block.getNumElements() * std::max<int64_t>(1, block.getElementType().getIntOrFloatBitWidth() / 8);
-        ranges_[alloc] = {*offset, *offset + bytes};
+        ranges_[alloc] = {*offset, *offset + ir::tileBytes(alloc.getType().getBlockType())};
       }
     });
   }

@@ -69,11 +69,7 @@ MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target)
   return w;
 }
 
-unsigned elementBytes(Type t) {
-  Type e = ir::elementTypeOf(t);
-  if (auto p = dyn_cast<ir::PointerType>(e)) e = p.getPointeeType();
-  return std::max(1u, e.getIntOrFloatBitWidth() / 8);
-}
+unsigned elementBytes(Type t) { return static_cast<unsigned>(ir::elementBytes(t)); }
 
 Coalescing coalescingFor(RankedTensorType type, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target) {
   Coalescing c;

@@ -40,10 +40,7 @@ namespace {
 constexpr int64_t kAlignment = 16;
 
 // A tile's bytes, rounded up to 16.
-int64_t alignedBytes(RankedTensorType tile) {
-  int64_t bytes = tile.getNumElements() * std::max<int64_t>(1, tile.getElementType().getIntOrFloatBitWidth() / 8);
-  return (bytes + kAlignment - 1) / kAlignment * kAlignment;
-}
+int64_t alignedBytes(RankedTensorType tile) { return ir::alignTo(ir::tileBytes(tile), kAlignment); }
 
 // Buffers and pointers can reach a buffer's bytes; the data loaded through them cannot.
 bool canAddress(Value v) {
@@ -184,7 +181,8 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
           offsets.push_back(total);
           total += alignedBytes(tensor);
         }
-      if (!offsets.empty()) gpu::setArgumentOffsets(call, offsets);
+      offsets.push_back(total);  // where the last region ends: the bytes they take
+      if (total > 0) gpu::setArgumentOffsets(call, offsets);
     });
   }
 
