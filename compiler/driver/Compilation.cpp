@@ -92,6 +92,18 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
   std::vector<std::string> deps;
   if (options.input != "-") deps.push_back(options.input);
 
+#ifdef TLE_HAVE_MLIR
+  // Sema: the tile IR of the requested kernels, and the modules they import for -MD.
+  auto lower = [&](const ast::Module &module, std::vector<KernelRequest> requests) {
+    auto semaStart = std::chrono::steady_clock::now();
+    std::vector<std::string> imported;
+    IrModulePtr ir = lowerToIr(module, semaOptions(options, std::move(requests)), sources, diags, &imported);
+    deps.insert(deps.end(), imported.begin(), imported.end());
+    spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(semaStart));
+    return ir;
+  };
+#endif
+
   std::string output;
   std::optional<std::string> header;  // --emit=cuda to a file also writes the launchers' header
   auto start = std::chrono::steady_clock::now();
@@ -109,24 +121,14 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       output = os.str();
 #ifdef TLE_HAVE_MLIR
     } else if (options.emit == EmitKind::Mlir) {
-      SemaOptions sema = semaOptions(options, std::move(kernels));
-      auto semaStart = std::chrono::steady_clock::now();
-      std::vector<std::string> imported;
-      IrModulePtr ir = lowerToIr(*module, sema, sources, diags, &imported);
-      deps.insert(deps.end(), imported.begin(), imported.end());
-      spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(semaStart));
+      IrModulePtr ir = lower(*module, std::move(kernels));
       if (!ir) return false;
       output = printIr(*ir);
     } else if ((options.emit == EmitKind::Cuda || options.emit == EmitKind::Header ||
                 ((options.emit == EmitKind::Ptx || options.emit == EmitKind::Cubin) && haveNvrtc())) &&
                options.target->family() == TargetFamily::Cuda) {
       // The stages in order: sema, the target's pipeline, the printer (then NVRTC).
-      SemaOptions sema = semaOptions(options, std::move(kernels));
-      auto start = std::chrono::steady_clock::now();
-      std::vector<std::string> imported;
-      IrModulePtr ir = lowerToIr(*module, sema, sources, diags, &imported);
-      deps.insert(deps.end(), imported.begin(), imported.end());
-      spdlog::info("lowered to MLIR in {:.2f} ms", millisecondsSince(start));
+      IrModulePtr ir = lower(*module, std::move(kernels));
       if (!ir) return false;
       auto pipelineStart = std::chrono::steady_clock::now();
       if (!runTargetPipeline(*ir, *options.target, diags)) return false;

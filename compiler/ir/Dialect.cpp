@@ -53,6 +53,13 @@ ArrayRef<int64_t> shapeOf(Type type) {
   return {};
 }
 
+LogicalResult verifyWholeBufferRead(Operation *op, BufferType buffer, Type result) {
+  RankedTensorType block = buffer.getBlockType();
+  if (!hasShapeAndElement(result, block.getShape(), block.getElementType()))
+    return op->emitOpError("result must have the buffer's shape and element type");
+  return success();
+}
+
 int64_t elementBytes(Type type) {
   Type e = elementTypeOf(type);
   if (auto p = dyn_cast<PointerType>(e)) e = p.getPointeeType();

@@ -44,6 +44,8 @@ int64_t elementBytes(mlir::Type type);
 int64_t tileBytes(mlir::RankedTensorType tile);
 // `bytes` rounded up to a multiple of `alignment`.
 inline int64_t alignTo(int64_t bytes, int64_t alignment) { return (bytes + alignment - 1) / alignment * alignment; }
+// `result` is `buffer`'s whole tile, in any layout.
+mlir::LogicalResult verifyWholeBufferRead(mlir::Operation *op, BufferType buffer, mlir::Type result);
 // Is `t` a tensor of `shape` and `element` in any layout (layout assignment may give results
 // and operands different ones), or, for an empty shape, the scalar `element`?
 bool hasShapeAndElement(mlir::Type t, llvm::ArrayRef<int64_t> shape, mlir::Type element);

@@ -50,12 +50,7 @@ LogicalResult ElementwiseOp::verify() {
   return success();
 }
 
-LogicalResult ToTensorOp::verify() {
-  RankedTensorType block = getBuffer().getType().getBlockType();
-  if (!ir::hasShapeAndElement(getType(), block.getShape(), block.getElementType()))
-    return emitOpError("result must have the buffer's shape and element type");
-  return success();
-}
+LogicalResult ToTensorOp::verify() { return ir::verifyWholeBufferRead(*this, getBuffer().getType(), getType()); }
 
 LogicalResult ToBufferOp::verify() {
   if (getType().getBlockType() != getSrc().getType()) return emitOpError("buffer must have the block's shape and element type");

@@ -161,12 +161,7 @@ LogicalResult CopyOp::verify() {
   return success();
 }
 
-LogicalResult LocalLoadOp::verify() {
-  RankedTensorType block = getBuffer().getType().getBlockType();
-  if (!ir::hasShapeAndElement(getType(), block.getShape(), block.getElementType()))
-    return emitOpError("result must have the buffer's shape and element type");
-  return success();
-}
+LogicalResult LocalLoadOp::verify() { return ir::verifyWholeBufferRead(*this, getBuffer().getType(), getType()); }
 
 LogicalResult WarpSpecializeOp::verify() {
   size_t workers = getWorkerRegions().size();
