@@ -1,7 +1,7 @@
 // Python's operators on compile-time values (ints, floats, bools, strings, tuples,
 // dtypes, None), with Python's semantics: floor division and modulo round toward
 // negative infinity, `/` is true division, ints are checked for 64-bit overflow.
-#include "sema/Lowering.h"
+#include "sema/LoweringContext.h"
 
 #include <cmath>
 

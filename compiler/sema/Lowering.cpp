@@ -1,5 +1,8 @@
-// Statements and expressions: the walk over one kernel's AST.
+// Statements and expressions: the walk over one kernel's AST. Builtin calls, and the names that
+// builtin modules and values export, are resolved in builtins/.
 #include "sema/Lowering.h"
+
+#include "sema/builtins/Builtins.h"
 
 #include "ir/Dialect.h"
 #include "ir/KernelSettings.h"
@@ -96,38 +99,6 @@ bool isJitFunction(const FunctionDef &fn) {
   return std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const ExprPtr &d) { return isJitDecorator(*d); });
 }
 
-void FunctionLowering::fail(SourceRange at, DiagId id, const std::string &message) {
-  diags_.report(id, at, message);
-  throw LoweringFailed{};
-}
-
-mlir::Location FunctionLowering::loc(SourceRange r) {
-  return mlir::FileLineColLoc::get(builder_.getContext(), currentModule().fileName, r.begin.line, r.begin.column);
-}
-
-bool FunctionLowering::truthy(const Value &v, SourceRange at) {
-  Value out;
-  std::string error;
-  if (v.isRuntime() || !foldUnary(UnaryOp::Not, v, out, error))
-    fail(at, DiagId::NotConstexpr, "this condition must be known at compile time, but it is a runtime " + v.describe());
-  return !out.boolValue;
-}
-
-int64_t FunctionLowering::requireInt(const Value &v, SourceRange at, const char *what) {
-  if (v.kind == Value::Kind::Int) return v.intValue;
-  if (v.kind == Value::Kind::Bool) return v.boolValue;
-  if (v.isRuntime())
-    fail(at, DiagId::NotConstexpr, std::string(what) + " must be a compile-time integer (tl.constexpr), but it is a runtime " +
-                                       v.describe());
-  fail(at, DiagId::TypeMismatch, std::string(what) + " must be an integer, got " + v.describe());
-}
-
-DType FunctionLowering::requireDType(const Value &v, SourceRange at, const char *what) {
-  if (v.kind != Value::Kind::DType)
-    fail(at, DiagId::TypeMismatch, std::string(what) + " must be a dtype such as tl.float32, got " + v.describe());
-  return v.dtype;
-}
-
 // ============================================================================ functions
 
 Value FunctionLowering::lowerFunctionBody(const FunctionDef &fn, ModuleScope &scope, std::map<std::string, Value> params,
@@ -150,7 +121,7 @@ Value FunctionLowering::evaluateConstant(const Expr &e) {
     ScopedFrame scoped(frames_, frame);
     v = expr(e);
   }
-  if (v.isRuntime()) fail(e.range, DiagId::NotConstexpr, "a module-level name must have a compile-time value");
+  if (v.isRuntime()) cx_.fail(e.range, DiagId::NotConstexpr, "a module-level name must have a compile-time value");
   return v;
 }
 
@@ -158,19 +129,19 @@ Value FunctionLowering::callJit(const Value &callee, CallArgs &args, SourceRange
   const FunctionDef &fn = *callee.function;
   for (const Frame &f : frames_)
     if (f.function == &fn)
-      fail(at, DiagId::Recursion, "'" + fn.name + "' calls itself; @jit functions are inlined and cannot be recursive");
+      cx_.fail(at, DiagId::Recursion, "'" + fn.name + "' calls itself; @jit functions are inlined and cannot be recursive");
   int depth = frames_.empty() ? 0 : frames_.back().inlineDepth + 1;
   if (depth > kMaxInlineDepth)
-    fail(at, DiagId::Recursion, "helper calls nest more than " + std::to_string(kMaxInlineDepth) + " deep");
+    cx_.fail(at, DiagId::Recursion, "helper calls nest more than " + std::to_string(kMaxInlineDepth) + " deep");
 
   std::map<std::string, Value> bound;
   std::vector<const Param *> positional;
   for (const Param &p : fn.params)
     if (p.kind == Param::Kind::Normal && !p.keywordOnly) positional.push_back(&p);
   if (args.positional.size() > positional.size())
-    fail(at, DiagId::ArgumentMismatch,
-         "'" + fn.name + "' takes " + std::to_string(positional.size()) + " positional arguments but " +
-             std::to_string(args.positional.size()) + " were given");
+    cx_.fail(at, DiagId::ArgumentMismatch,
+             "'" + fn.name + "' takes " + std::to_string(positional.size()) + " positional arguments but " +
+                 std::to_string(args.positional.size()) + " were given");
   for (size_t i = 0; i < args.positional.size(); ++i) bound[positional[i]->name] = args.positional[i];
   for (size_t k = 0; k < args.keywords.size(); ++k) {
     const auto &[key, value] = args.keywords[k];
@@ -178,18 +149,18 @@ Value FunctionLowering::callJit(const Value &callee, CallArgs &args, SourceRange
     if (it == fn.params.end() || it->kind != Param::Kind::Normal) {
       std::string names;
       for (const Param &p : fn.params) names += (names.empty() ? "" : ", ") + p.name;
-      fail(args.keywordRanges[k], DiagId::ArgumentMismatch,
-           "'" + fn.name + "' has no parameter named '" + key + "' (its parameters: " + names + ")");
+      cx_.fail(args.keywordRanges[k], DiagId::ArgumentMismatch,
+               "'" + fn.name + "' has no parameter named '" + key + "' (its parameters: " + names + ")");
     }
     if (bound.count(key))
-      fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "'" + fn.name + "' got two values for '" + key + "'");
+      cx_.fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "'" + fn.name + "' got two values for '" + key + "'");
     bound[key] = value;
   }
   for (const Param &p : fn.params) {
-    if (p.kind != Param::Kind::Normal) fail(p.range, DiagId::UnsupportedInKernel, "@jit functions cannot take *args or **kwargs");
+    if (p.kind != Param::Kind::Normal) cx_.fail(p.range, DiagId::UnsupportedInKernel, "@jit functions cannot take *args or **kwargs");
     if (bound.count(p.name)) continue;
     if (!p.defaultValue)
-      fail(at, DiagId::ArgumentMismatch, "'" + fn.name + "' is missing a value for parameter '" + p.name + "'");
+      cx_.fail(at, DiagId::ArgumentMismatch, "'" + fn.name + "' is missing a value for parameter '" + p.name + "'");
     // Defaults are evaluated in the callee's module.
     Frame defaults;
     defaults.module = callee.scope;
@@ -204,9 +175,9 @@ Value FunctionLowering::callLambda(const Value &fn, CallArgs &args, SourceRange 
   std::map<std::string, Value> locals = *fn.captured;
   std::set<std::string> bound;
   if (args.positional.size() > lambda.params.size())
-    fail(at, DiagId::ArgumentMismatch, "the lambda takes " + std::to_string(lambda.params.size()) +
-                                           (lambda.params.size() == 1 ? " argument but " : " arguments but ") +
-                                           std::to_string(args.positional.size()) + " were given");
+    cx_.fail(at, DiagId::ArgumentMismatch, "the lambda takes " + std::to_string(lambda.params.size()) +
+                                               (lambda.params.size() == 1 ? " argument but " : " arguments but ") +
+                                               std::to_string(args.positional.size()) + " were given");
   for (size_t i = 0; i < args.positional.size(); ++i) {
     locals[lambda.params[i].name] = args.positional[i];
     bound.insert(lambda.params[i].name);
@@ -214,17 +185,17 @@ Value FunctionLowering::callLambda(const Value &fn, CallArgs &args, SourceRange 
   for (size_t k = 0; k < args.keywords.size(); ++k) {
     const std::string &key = args.keywords[k].first;
     auto it = std::find_if(lambda.params.begin(), lambda.params.end(), [&](const Param &p) { return p.name == key; });
-    if (it == lambda.params.end()) fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda has no parameter '" + key + "'");
-    if (!bound.insert(key).second) fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda got two values for '" + key + "'");
+    if (it == lambda.params.end()) cx_.fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda has no parameter '" + key + "'");
+    if (!bound.insert(key).second) cx_.fail(args.keywordRanges[k], DiagId::ArgumentMismatch, "the lambda got two values for '" + key + "'");
     locals[key] = args.keywords[k].second;
   }
   for (const Param &p : lambda.params) {
     if (bound.count(p.name)) continue;
-    if (!p.defaultValue) fail(at, DiagId::ArgumentMismatch, "the lambda is missing a value for parameter '" + p.name + "'");
+    if (!p.defaultValue) cx_.fail(at, DiagId::ArgumentMismatch, "the lambda is missing a value for parameter '" + p.name + "'");
     locals[p.name] = expr(*p.defaultValue);
   }
   int depth = frames_.empty() ? 0 : frames_.back().inlineDepth + 1;
-  if (depth > kMaxInlineDepth) fail(at, DiagId::Recursion, "calls nest more than " + std::to_string(kMaxInlineDepth) + " deep");
+  if (depth > kMaxInlineDepth) cx_.fail(at, DiagId::Recursion, "calls nest more than " + std::to_string(kMaxInlineDepth) + " deep");
   Frame frame;
   frame.module = fn.scope;
   frame.locals = std::move(locals);
@@ -232,6 +203,17 @@ Value FunctionLowering::callLambda(const Value &fn, CallArgs &args, SourceRange 
   frame.inlineDepth = depth;
   ScopedFrame scoped(frames_, std::move(frame));
   return expr(*lambda.body);
+}
+
+Value FunctionLowering::callFunction(const Value &fn, CallArgs &args, SourceRange at) {
+  return fn.kind == Value::Kind::Lambda ? callLambda(fn, args, at) : callJit(fn, args, at);
+}
+
+Value FunctionLowering::evaluateConstantIn(ModuleScope &scope, const Expr &e) {
+  Frame frame;
+  frame.module = &scope;
+  ScopedFrame scoped(frames_, frame);
+  return evaluateConstant(e);
 }
 
 // =========================================================================== statements
@@ -256,16 +238,16 @@ void FunctionLowering::assign(const Expr &target, Value value, SourceRange value
   if (isa<Tuple>(&target) || isa<List>(&target)) {
     const ExprList &elts = isa<Tuple>(&target) ? static_cast<const Tuple &>(target).elts : static_cast<const List &>(target).elts;
     if (value.kind != Value::Kind::Tuple)
-      fail(valueRange, DiagId::TypeMismatch, "cannot unpack " + value.describe() + " into " + std::to_string(elts.size()) + " names");
+      cx_.fail(valueRange, DiagId::TypeMismatch, "cannot unpack " + value.describe() + " into " + std::to_string(elts.size()) + " names");
     if (value.elements.size() != elts.size())
-      fail(valueRange, DiagId::TypeMismatch,
-           "cannot unpack a tuple of " + std::to_string(value.elements.size()) + " values into " +
-               std::to_string(elts.size()) + " names");
+      cx_.fail(valueRange, DiagId::TypeMismatch,
+               "cannot unpack a tuple of " + std::to_string(value.elements.size()) + " values into " +
+                   std::to_string(elts.size()) + " names");
     for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], value.elements[i], valueRange);
     return;
   }
-  fail(target.range, DiagId::UnsupportedInKernel,
-       "only names can be assigned in a kernel; write memory with tl.store");
+  cx_.fail(target.range, DiagId::UnsupportedInKernel,
+           "only names can be assigned in a kernel; write memory with tl.store");
 }
 
 void FunctionLowering::stmt(const Stmt &s) {
@@ -282,7 +264,7 @@ void FunctionLowering::stmt(const Stmt &s) {
     Value v = expr(*a.value);
     Value ann = expr(*a.annotation);
     if (ann.kind == Value::Kind::Builtin && ann.text == "triton.language.constexpr" && v.isRuntime())
-      fail(a.value->range, DiagId::NotConstexpr, "a tl.constexpr variable needs a compile-time value, got a runtime " + v.describe());
+      cx_.fail(a.value->range, DiagId::NotConstexpr, "a tl.constexpr variable needs a compile-time value, got a runtime " + v.describe());
     assign(*a.target, v, a.value->range);
     return;
   }
@@ -290,7 +272,7 @@ void FunctionLowering::stmt(const Stmt &s) {
     const auto &a = static_cast<const AugAssign &>(s);
     Value old = expr(*a.target);
     Value rhs = expr(*a.value);
-    assign(*a.target, binary(a.op, old, rhs, s.range, a.target->range, a.value->range), s.range);
+    assign(*a.target, cx_.binary(a.op, old, rhs, s.range, a.target->range, a.value->range), s.range);
     return;
   }
   case Stmt::Kind::ExprStmt: {
@@ -314,8 +296,8 @@ void FunctionLowering::stmt(const Stmt &s) {
     for (const WithItem &item : w.items) {
       Value ctx = expr(*item.contextExpr);
       if (ctx.kind != Value::Kind::Builtin || (ctx.text != "tle.pipeline_group.instance" && ctx.text != "tle.dsa.hint.instance"))
-        fail(item.contextExpr->range, DiagId::UnsupportedInKernel,
-             "only 'with tle.pipeline_group(...)' and 'with tle.dsa.hint(...)' are supported in a kernel, not " + ctx.describe());
+        cx_.fail(item.contextExpr->range, DiagId::UnsupportedInKernel,
+                 "only 'with tle.pipeline_group(...)' and 'with tle.dsa.hint(...)' are supported in a kernel, not " + ctx.describe());
     }
     block(w.body);
     return;
@@ -328,35 +310,35 @@ void FunctionLowering::stmt(const Stmt &s) {
       if (a.msg) {
         Value m = expr(*a.msg);
         if (m.kind != Value::Kind::Str)
-          fail(a.msg->range, DiagId::TypeMismatch, "the message of a runtime 'assert' must be a string, got " + m.describe());
+          cx_.fail(a.msg->range, DiagId::TypeMismatch, "the message of a runtime 'assert' must be a string, got " + m.describe());
         msg = m.text;
       }
-      deviceAssert(v, msg, std::nullopt, a.test->range);
+      deviceAssert(cx_, v, msg, std::nullopt, a.test->range);
       return;
     }
-    if (!truthy(v, a.test->range)) {
+    if (!cx_.truthy(v, a.test->range)) {
       std::string msg = "assertion failed";
       if (a.msg) {
         Value m = expr(*a.msg);
         if (m.kind == Value::Kind::Str) msg += ": " + m.text;
       }
-      fail(a.test->range, DiagId::StaticAssertFailed, msg);
+      cx_.fail(a.test->range, DiagId::StaticAssertFailed, msg);
     }
     return;
   }
   case Stmt::Kind::Pass: return;
   case Stmt::Kind::Break:
   case Stmt::Kind::Continue:
-    fail(s.range, DiagId::UnsupportedInKernel,
-         std::string("'") + (s.kind == Stmt::Kind::Break ? "break" : "continue") +
-             "' is not supported in kernel loops; restructure the loop condition");
+    cx_.fail(s.range, DiagId::UnsupportedInKernel,
+             std::string("'") + (s.kind == Stmt::Kind::Break ? "break" : "continue") +
+                 "' is not supported in kernel loops; restructure the loop condition");
   case Stmt::Kind::FunctionDef:
-    fail(static_cast<const FunctionDef &>(s).nameRange, DiagId::UnsupportedInKernel,
-         "functions cannot be defined inside a kernel; define '" + static_cast<const FunctionDef &>(s).name +
-             "' at module level with @triton.jit");
+    cx_.fail(static_cast<const FunctionDef &>(s).nameRange, DiagId::UnsupportedInKernel,
+             "functions cannot be defined inside a kernel; define '" + static_cast<const FunctionDef &>(s).name +
+                 "' at module level with @triton.jit");
   case Stmt::Kind::Import:
   case Stmt::Kind::ImportFrom:
-    fail(s.range, DiagId::UnsupportedInKernel, "imports belong at module level, not inside a kernel");
+    cx_.fail(s.range, DiagId::UnsupportedInKernel, "imports belong at module level, not inside a kernel");
   }
 }
 
@@ -365,15 +347,15 @@ void FunctionLowering::stmt(const Stmt &s) {
 void FunctionLowering::ifStmt(const If &s) {
   Value cond = expr(*s.test);
   if (!cond.isRuntime()) {
-    block(truthy(cond, s.test->range) ? s.body : s.orelse);
+    block(cx_.truthy(cond, s.test->range) ? s.body : s.orelse);
     return;
   }
   if (cond.type.isBlock())
-    fail(s.test->range, DiagId::TypeMismatch,
-         "an 'if' condition must be a scalar, got " + withArticle(cond.type.str()) + "; use tl.where for element-wise choice");
-  if (cond.type.dtype != DType::I1) cond = compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
+    cx_.fail(s.test->range, DiagId::TypeMismatch,
+             "an 'if' condition must be a scalar, got " + withArticle(cond.type.str()) + "; use tl.where for element-wise choice");
+  if (cond.type.dtype != DType::I1) cond = cx_.compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
 
-  mlir::Location l = loc(s.range);
+  mlir::Location l = cx_.loc(s.range);
   auto first = builder_.create<mlir::scf::IfOp>(l, mlir::TypeRange{}, cond.ir, /*withElseRegion=*/true);
   std::map<std::string, Value> before = frames_.back().locals;
   auto lowerBranch = [&](mlir::Block *b, const StmtList &body) {
@@ -381,7 +363,7 @@ void FunctionLowering::ifStmt(const If &s) {
     frames_.back().locals = before;
     block(body);
     if (frames_.back().returned)
-      fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime 'if' is not supported; return after it");
+      cx_.fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime 'if' is not supported; return after it");
     return frames_.back().locals;
   };
   std::map<std::string, Value> thenLocals = lowerBranch(first.thenBlock(), s.body);
@@ -425,11 +407,11 @@ void FunctionLowering::ifStmt(const If &s) {
         if (v->kind == Value::Kind::Int && (v->intValue > INT32_MAX || v->intValue < INT32_MIN)) t.dtype = DType::I64;
     }
     if (tv.isRuntime() && ev.isRuntime() && tv.type != ev.type)
-      fail(s.range, DiagId::TypeMismatch,
-           "'" + name + "' is " + withArticle(tv.type.str()) + " after the 'if' branch but " + withArticle(ev.type.str()) +
-               " after the 'else' branch; give it one type in both");
+      cx_.fail(s.range, DiagId::TypeMismatch,
+               "'" + name + "' is " + withArticle(tv.type.str()) + " after the 'if' branch but " + withArticle(ev.type.str()) +
+                   " after the 'else' branch; give it one type in both");
     merged.push_back(name);
-    types.push_back(irType(t));
+    types.push_back(cx_.irType(t));
     ttypes.push_back(t);
   }
   if (!merged.empty()) {
@@ -438,8 +420,8 @@ void FunctionLowering::ifStmt(const If &s) {
       std::vector<mlir::Value> values;
       for (size_t i = 0; i < merged.size(); ++i) {
         Value v = locals[merged[i]];
-        v = v.isRuntime() ? v : toRuntime(v, s.range, &ttypes[i]);
-        if (v.type != ttypes[i]) v = cast(v, ttypes[i].dtype, s.range);
+        v = v.isRuntime() ? v : cx_.toRuntime(v, s.range, &ttypes[i]);
+        if (v.type != ttypes[i]) v = cx_.cast(v, ttypes[i].dtype, s.range);
         values.push_back(v.ir);
       }
       mlir::Operation *old = b->getTerminator();
@@ -474,7 +456,7 @@ void FunctionLowering::loopCarried(const StmtList &body, const std::string &indu
     Value v = it->second;
     if (!v.isRuntime() && !v.isNumber()) continue;
     names.push_back(n);
-    inits.push_back(v.isRuntime() ? v : toRuntime(v, at));
+    inits.push_back(v.isRuntime() ? v : cx_.toRuntime(v, at));
   }
 }
 
@@ -484,15 +466,15 @@ std::vector<mlir::Value> FunctionLowering::carriedYields(const std::vector<std::
   std::vector<mlir::Value> yields;
   for (size_t i = 0; i < names.size(); ++i) {
     Value v = frames_.back().locals[names[i]];
-    if (!v.isRuntime()) v = toRuntime(v, at, &inits[i].type);
+    if (!v.isRuntime()) v = cx_.toRuntime(v, at, &inits[i].type);
     // Triton's rule: a loop-carried value keeps its type. Converting silently would
     // truncate `s = 0 ... s += 0.5` to integers.
     if (v.type != inits[i].type) {
       bool dtypeOnly = v.type.shape == inits[i].type.shape && v.type.isPointer == inits[i].type.isPointer;
-      fail(at, DiagId::TypeMismatch,
-           "loop-carried '" + names[i] + "' is " + withArticle(inits[i].type.str()) + " before the loop but " +
-               withArticle(v.type.str()) + " at the end of its body" +
-               (dtypeOnly ? "; give it its final type before the loop (e.g. 0.0 rather than 0)" : ""));
+      cx_.fail(at, DiagId::TypeMismatch,
+               "loop-carried '" + names[i] + "' is " + withArticle(inits[i].type.str()) + " before the loop but " +
+                   withArticle(v.type.str()) + " at the end of its body" +
+                   (dtypeOnly ? "; give it its final type before the loop (e.g. 0.0 rather than 0)" : ""));
     }
     yields.push_back(v.ir);
   }
@@ -505,11 +487,11 @@ void FunctionLowering::forStmt(const For &s) {
   static const std::set<std::string> kRanges = {"range", "triton.language.range", "triton.language.static_range",
                                                 "tle.range"};
   if (!callExpr || iterFn.kind != Value::Kind::Builtin || !kRanges.count(iterFn.text))
-    fail(s.iter->range, DiagId::UnsupportedInKernel,
-         "a kernel 'for' loop must iterate over range(...), tl.range(...) or tl.static_range(...)");
-  if (!s.orelse.empty()) fail(s.range, DiagId::UnsupportedInKernel, "'for ... else' is not supported in kernels");
+    cx_.fail(s.iter->range, DiagId::UnsupportedInKernel,
+             "a kernel 'for' loop must iterate over range(...), tl.range(...) or tl.static_range(...)");
+  if (!s.orelse.empty()) cx_.fail(s.range, DiagId::UnsupportedInKernel, "'for ... else' is not supported in kernels");
   auto *target = dyn_cast<Name>(s.target.get());
-  if (!target) fail(s.target->range, DiagId::UnsupportedInKernel, "the loop variable must be a single name");
+  if (!target) cx_.fail(s.target->range, DiagId::UnsupportedInKernel, "the loop variable must be a single name");
 
   std::vector<Value> bounds;
   std::vector<SourceRange> boundRanges;
@@ -520,18 +502,18 @@ void FunctionLowering::forStmt(const For &s) {
   std::map<std::string, Value> options;
   for (const Keyword &k : callExpr->keywords) options[k.arg] = expr(*k.value);
   if (bounds.empty() || bounds.size() > 3)
-    fail(s.iter->range, DiagId::ArgumentMismatch, "range expects 1 to 3 positional arguments (start, end, step)");
+    cx_.fail(s.iter->range, DiagId::ArgumentMismatch, "range expects 1 to 3 positional arguments (start, end, step)");
   Value start = bounds.size() == 1 ? Value::ofInt(0) : bounds[0];
   Value end = bounds.size() == 1 ? bounds[0] : bounds[1];
   Value step = bounds.size() == 3 ? bounds[2] : Value::ofInt(1);
 
   if (iterFn.text == "triton.language.static_range") {
-    int64_t a = requireInt(start, s.iter->range, "tl.static_range's start");
-    int64_t b = requireInt(end, s.iter->range, "tl.static_range's end");
-    int64_t c = requireInt(step, s.iter->range, "tl.static_range's step");
-    if (c == 0) fail(s.iter->range, DiagId::ConstantError, "tl.static_range's step must not be zero");
+    int64_t a = cx_.requireInt(start, s.iter->range, "tl.static_range's start");
+    int64_t b = cx_.requireInt(end, s.iter->range, "tl.static_range's end");
+    int64_t c = cx_.requireInt(step, s.iter->range, "tl.static_range's step");
+    if (c == 0) cx_.fail(s.iter->range, DiagId::ConstantError, "tl.static_range's step must not be zero");
     int64_t trips = c > 0 ? (b > a ? (b - a + c - 1) / c : 0) : (a > b ? (a - b - c - 1) / -c : 0);
-    if (trips > 4096) fail(s.iter->range, DiagId::ConstantError, "tl.static_range would unroll " + std::to_string(trips) + " iterations (limit 4096)");
+    if (trips > 4096) cx_.fail(s.iter->range, DiagId::ConstantError, "tl.static_range would unroll " + std::to_string(trips) + " iterations (limit 4096)");
     for (int64_t i = a; c > 0 ? i < b : i > b; i += c) {
       frames_.back().locals[target->id] = Value::ofInt(i);
       block(s.body);
@@ -539,22 +521,22 @@ void FunctionLowering::forStmt(const For &s) {
     return;
   }
 
-  if (!step.isRuntime() && requireInt(step, s.iter->range, "the step") <= 0)
-    fail(s.iter->range, DiagId::NotImplemented, "runtime loops with a zero or negative step are not implemented yet");
+  if (!step.isRuntime() && cx_.requireInt(step, s.iter->range, "the step") <= 0)
+    cx_.fail(s.iter->range, DiagId::NotImplemented, "runtime loops with a zero or negative step are not implemented yet");
   // Loop bounds share one integer type: i32 unless a bound is wider.
   TType indexType;
   indexType.dtype = DType::I32;
   for (const Value *v : {&start, &end, &step})
     if (v->isRuntime()) {
       if (v->type.isBlock() || !isInt(v->type.dtype))
-        fail(s.iter->range, DiagId::TypeMismatch, "range bounds must be integer scalars, got " + withArticle(v->type.str()));
+        cx_.fail(s.iter->range, DiagId::TypeMismatch, "range bounds must be integer scalars, got " + withArticle(v->type.str()));
       if (bitWidth(v->type.dtype) > 32) indexType.dtype = DType::I64;
     } else if (v->kind == Value::Kind::Int && (v->intValue > INT32_MAX || v->intValue < INT32_MIN)) {
       indexType.dtype = DType::I64;
     }
   auto asIndex = [&](const Value &v, SourceRange r) {
-    Value rt = v.isRuntime() ? v : toRuntime(v, r, &indexType);
-    return rt.type.dtype == indexType.dtype ? rt : cast(rt, indexType.dtype, r);
+    Value rt = v.isRuntime() ? v : cx_.toRuntime(v, r, &indexType);
+    return rt.type.dtype == indexType.dtype ? rt : cx_.cast(rt, indexType.dtype, r);
   };
   Value lb = asIndex(start, s.iter->range), ub = asIndex(end, s.iter->range), st = asIndex(step, s.iter->range);
 
@@ -564,7 +546,7 @@ void FunctionLowering::forStmt(const For &s) {
   std::vector<mlir::Value> initIr;
   for (const Value &v : inits) initIr.push_back(v.ir);
 
-  mlir::Location l = loc(s.range);
+  mlir::Location l = cx_.loc(s.range);
   auto loop = builder_.create<mlir::scf::ForOp>(l, lb.ir, ub.ir, st.ir, initIr);
   if (auto ns = options.find("num_stages"); ns != options.end() && ns->second.kind == Value::Kind::Int)
     tle::ir::setLoopNumStages(loop, static_cast<unsigned>(ns->second.intValue));
@@ -583,7 +565,7 @@ void FunctionLowering::forStmt(const For &s) {
     locals[target->id] = Value::ofRuntime(loop.getInductionVar(), indexType);
     for (size_t i = 0; i < carried.size(); ++i) locals[carried[i]] = Value::ofRuntime(loop.getRegionIterArg(i), inits[i].type);
     block(s.body);
-    if (frames_.back().returned) fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
+    if (frames_.back().returned) cx_.fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
     if (!carried.empty()) builder_.create<mlir::scf::YieldOp>(l, carriedYields(carried, inits, s.range));
   }
   frames_.back().locals = before;
@@ -593,7 +575,7 @@ void FunctionLowering::forStmt(const For &s) {
 }
 
 void FunctionLowering::whileStmt(const While &s) {
-  if (!s.orelse.empty()) fail(s.range, DiagId::UnsupportedInKernel, "'while ... else' is not supported in kernels");
+  if (!s.orelse.empty()) cx_.fail(s.range, DiagId::UnsupportedInKernel, "'while ... else' is not supported in kernels");
   std::vector<std::string> carried;
   std::vector<Value> inits;
   loopCarried(s.body, "", s.range, carried, inits);
@@ -603,7 +585,7 @@ void FunctionLowering::whileStmt(const While &s) {
     initIr.push_back(v.ir);
     types.push_back(v.ir.getType());
   }
-  mlir::Location l = loc(s.range);
+  mlir::Location l = cx_.loc(s.range);
   auto loop = builder_.create<mlir::scf::WhileOp>(l, types, initIr);
   std::vector<mlir::Location> locs(types.size(), l);
   mlir::Block *beforeBlock = builder_.createBlock(&loop.getBefore(), {}, types, locs);
@@ -615,17 +597,17 @@ void FunctionLowering::whileStmt(const While &s) {
   bindCarried(beforeBlock);
   Value cond = expr(*s.test);
   if (!cond.isRuntime())
-    fail(s.test->range, DiagId::NotImplemented, "a 'while' loop with a compile-time condition is not supported");
+    cx_.fail(s.test->range, DiagId::NotImplemented, "a 'while' loop with a compile-time condition is not supported");
   if (cond.type.isBlock())
-    fail(s.test->range, DiagId::TypeMismatch, "a 'while' condition must be a scalar, got " + withArticle(cond.type.str()));
-  if (cond.type.dtype != DType::I1) cond = compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
+    cx_.fail(s.test->range, DiagId::TypeMismatch, "a 'while' condition must be a scalar, got " + withArticle(cond.type.str()));
+  if (cond.type.dtype != DType::I1) cond = cx_.compare(CmpOp::NotEq, cond, Value::ofInt(0), s.test->range, s.test->range, s.test->range);
   builder_.create<mlir::scf::ConditionOp>(l, cond.ir, beforeBlock->getArguments());
 
   mlir::Block *afterBlock = builder_.createBlock(&loop.getAfter(), {}, types, locs);
   frames_.back().locals = outer;
   bindCarried(afterBlock);
   block(s.body);
-  if (frames_.back().returned) fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
+  if (frames_.back().returned) cx_.fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime loop is not supported");
   builder_.create<mlir::scf::YieldOp>(l, carriedYields(carried, inits, s.range));
   frames_.back().locals = outer;
   for (size_t i = 0; i < carried.size(); ++i)
@@ -647,13 +629,13 @@ std::vector<std::string> FunctionLowering::visibleNames() {
 Value FunctionLowering::lookupGlobal(const std::string &id, SourceRange at) {
   if (auto it = currentModule().names.find(id); it != currentModule().names.end()) return it->second;
   if (auto it = currentModule().fromImports.find(id); it != currentModule().fromImports.end()) {
-    Value v = attributeOfModule(it->second.first, it->second.second, at);
+    Value v = moduleAttribute(it->second.first, it->second.second, at);
     currentModule().names[id] = v;
     return v;
   }
   if (auto it = currentModule().lazyAssignments.find(id); it != currentModule().lazyAssignments.end()) {
     if (std::find(evaluatingGlobals_.begin(), evaluatingGlobals_.end(), id) != evaluatingGlobals_.end())
-      fail(at, DiagId::Recursion, "module-level name '" + id + "' is defined in terms of itself");
+      cx_.fail(at, DiagId::Recursion, "module-level name '" + id + "' is defined in terms of itself");
     evaluatingGlobals_.push_back(id);
     Value v;
     try {
@@ -670,8 +652,20 @@ Value FunctionLowering::lookupGlobal(const std::string &id, SourceRange at) {
                                                         "abs", "isinstance", "print", "tuple", "list", "str"};
   if (kPythonBuiltins.count(id)) return Value::ofBuiltin(id);
   std::string best = closestSpelling(id, visibleNames());
-  fail(at, DiagId::UndefinedName,
-       "name '" + id + "' is not defined" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
+  cx_.fail(at, DiagId::UndefinedName,
+           "name '" + id + "' is not defined" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
+}
+
+Value FunctionLowering::moduleAttribute(const Value &module, const std::string &attr, SourceRange at) {
+  if (!module.scope) return builtinModuleAttribute(cx_, module, attr, at);
+  ModuleScope &scope = *module.scope;  // a user .tle module: its functions and module-level names
+  if (scope.names.count(attr) || scope.lazyAssignments.count(attr) || scope.fromImports.count(attr)) {
+    Frame frame;
+    frame.module = &scope;
+    ScopedFrame scoped(frames_, frame);
+    return lookupGlobal(attr, at);
+  }
+  cx_.fail(at, DiagId::UnknownAttribute, "module '" + module.text + "' (" + scope.fileName + ") has no attribute '" + attr + "'");
 }
 
 Value FunctionLowering::name(const Name &n) {
@@ -685,9 +679,9 @@ Value FunctionLowering::name(const Name &n) {
 Value FunctionLowering::attribute(const Attribute &a) {
   Value base = expr(*a.value);
   switch (base.kind) {
-  case Value::Kind::Module: return attributeOfModule(base, a.attr, a.attrRange);
-  case Value::Kind::Runtime: return attributeOfRuntime(base, a.attr, a.attrRange);
-  case Value::Kind::Object: return attributeOfObject(base, a.attr, a.attrRange);
+  case Value::Kind::Module: return moduleAttribute(base, a.attr, a.attrRange);
+  case Value::Kind::Runtime: return runtimeAttribute(cx_, base, a.attr, a.attrRange);
+  case Value::Kind::Object: return objectAttribute(cx_, base, a.attr, a.attrRange);
   case Value::Kind::Mesh:
     if (a.attr == "shape") {
       std::vector<Value> d;
@@ -709,7 +703,7 @@ Value FunctionLowering::attribute(const Attribute &a) {
     break;
   case Value::Kind::Builtin:
     if (base.text.rfind("planned:", 0) == 0)
-      fail(a.range, DiagId::NotImplemented, base.text.substr(8) + "." + a.attr + " is not implemented yet in tlec's lowering");
+      cx_.fail(a.range, DiagId::NotImplemented, base.text.substr(8) + "." + a.attr + " is not implemented yet in tlec's lowering");
     break;
   case Value::Kind::DType:
     if (a.attr == "element_ty" && base.dtypeIsPointer) return Value::ofDType(base.dtype);
@@ -721,7 +715,7 @@ Value FunctionLowering::attribute(const Attribute &a) {
     break;
   default: break;
   }
-  fail(a.attrRange, DiagId::UnknownAttribute, base.describe() + " has no attribute '" + a.attr + "'");
+  cx_.fail(a.attrRange, DiagId::UnknownAttribute, base.describe() + " has no attribute '" + a.attr + "'");
 }
 
 Value FunctionLowering::subscript(const Subscript &s) {
@@ -739,58 +733,59 @@ Value FunctionLowering::subscript(const Subscript &s) {
     for (const Expr *idx : indices) {
       if (auto *sl = dyn_cast<Slice>(idx)) {
         if (sl->lower || sl->upper || sl->step)
-          fail(idx->range, DiagId::UnsupportedInKernel, "only full slices ':' can index a block; use tle.extract_tile for parts");
+          cx_.fail(idx->range, DiagId::UnsupportedInKernel, "only full slices ':' can index a block; use tle.extract_tile for parts");
         ++dim;
         continue;
       }
       Value iv = expr(*idx);
       if (iv.kind != Value::Kind::None)
-        fail(idx->range, DiagId::UnsupportedInKernel, "a block can be indexed only with ':' and None, got " + iv.describe());
+        cx_.fail(idx->range, DiagId::UnsupportedInKernel, "a block can be indexed only with ':' and None, got " + iv.describe());
       std::vector<int64_t> shape = v.type.shape;
-      if (dim > shape.size()) fail(idx->range, DiagId::ShapeMismatch, "too many indices for " + withArticle(v.type.str()));
+      if (dim > shape.size()) cx_.fail(idx->range, DiagId::ShapeMismatch, "too many indices for " + withArticle(v.type.str()));
       shape.insert(shape.begin() + static_cast<long>(dim), 1);
       TType t = v.type.withShape(shape);
       if (!v.type.isBlock()) {
-        v = broadcastTo(v, shape, s.range);
+        v = cx_.broadcastTo(v, shape, s.range);
       } else {
-        auto op = builder_.create<tle::ir::ExpandDimsOp>(loc(s.range), irType(t), v.ir, builder_.getI32IntegerAttr(static_cast<int32_t>(dim)));
+        auto op = builder_.create<tle::ir::ExpandDimsOp>(cx_.loc(s.range), cx_.irType(t), v.ir, builder_.getI32IntegerAttr(static_cast<int32_t>(dim)));
         v = Value::ofRuntime(op.getResult(), t);
       }
       ++dim;
     }
     size_t slices = static_cast<size_t>(std::count_if(indices.begin(), indices.end(), [](const Expr *e) { return isa<Slice>(e); }));
     if (slices > base.type.shape.size())
-      fail(s.slice->range, DiagId::ShapeMismatch, "too many ':' for " + withArticle(base.type.str()));
+      cx_.fail(s.slice->range, DiagId::ShapeMismatch, "too many ':' for " + withArticle(base.type.str()));
     return v;
   }
-  if (base.kind == Value::Kind::Mesh) return meshSubscript(base, indices, s.slice->range);
+  if (base.kind == Value::Kind::Mesh)
+    return meshSubscript(cx_, base, indices, s.slice->range, [this](const Expr &e) { return expr(e); });
   if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) {
-    if (indices.size() != 1) fail(s.slice->range, DiagId::TypeMismatch, "a tuple takes one index");
+    if (indices.size() != 1) cx_.fail(s.slice->range, DiagId::TypeMismatch, "a tuple takes one index");
     int64_t n = static_cast<int64_t>(base.kind == Value::Kind::Tuple ? base.elements.size() : base.text.size());
     if (auto *sl = dyn_cast<Slice>(indices[0])) {
       auto bound = [&](const ExprPtr &e, int64_t dflt) {
         if (!e) return dflt;
-        int64_t v = requireInt(expr(*e), e->range, "a slice bound");
+        int64_t v = cx_.requireInt(expr(*e), e->range, "a slice bound");
         if (v < 0) v += n;
         return std::clamp<int64_t>(v, 0, n);
       };
-      int64_t step = sl->step ? requireInt(expr(*sl->step), sl->step->range, "a slice step") : 1;
-      if (step != 1) fail(sl->range, DiagId::NotImplemented, "slices with a step are not supported on tuples yet");
+      int64_t step = sl->step ? cx_.requireInt(expr(*sl->step), sl->step->range, "a slice step") : 1;
+      if (step != 1) cx_.fail(sl->range, DiagId::NotImplemented, "slices with a step are not supported on tuples yet");
       int64_t lo = bound(sl->lower, 0), hi = bound(sl->upper, n);
       if (base.kind == Value::Kind::Str) return Value::ofStr(hi > lo ? base.text.substr(lo, hi - lo) : "");
       std::vector<Value> elems;
       for (int64_t i = lo; i < hi; ++i) elems.push_back(base.elements[i]);
       return Value::ofTuple(std::move(elems));
     }
-    int64_t i = requireInt(expr(*indices[0]), indices[0]->range, "a tuple index");
+    int64_t i = cx_.requireInt(expr(*indices[0]), indices[0]->range, "a tuple index");
     if (i < 0) i += n;
     if (i < 0 || i >= n)
-      fail(indices[0]->range, DiagId::ConstantError,
-           "index " + std::to_string(i) + " is out of range for a " + base.describe() + " of length " + std::to_string(n));
+      cx_.fail(indices[0]->range, DiagId::ConstantError,
+               "index " + std::to_string(i) + " is out of range for a " + base.describe() + " of length " + std::to_string(n));
     if (base.kind == Value::Kind::Str) return Value::ofStr(base.text.substr(i, 1));
     return base.elements[i];
   }
-  fail(s.value->range, DiagId::TypeMismatch, base.describe() + " cannot be indexed");
+  cx_.fail(s.value->range, DiagId::TypeMismatch, base.describe() + " cannot be indexed");
 }
 
 Value FunctionLowering::call(const Call &c) {
@@ -799,7 +794,7 @@ Value FunctionLowering::call(const Call &c) {
   for (const ExprPtr &a : c.args) {
     if (auto *st = dyn_cast<Starred>(a.get())) {
       Value t = expr(*st->value);
-      if (t.kind != Value::Kind::Tuple) fail(a->range, DiagId::TypeMismatch, "only tuples can be unpacked with '*', got " + t.describe());
+      if (t.kind != Value::Kind::Tuple) cx_.fail(a->range, DiagId::TypeMismatch, "only tuples can be unpacked with '*', got " + t.describe());
       for (const Value &e : t.elements) {
         args.positional.push_back(e);
         args.positionalRanges.push_back(a->range);
@@ -810,7 +805,7 @@ Value FunctionLowering::call(const Call &c) {
     args.positionalRanges.push_back(a->range);
   }
   for (const Keyword &k : c.keywords) {
-    if (k.arg.empty()) fail(k.range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernel calls");
+    if (k.arg.empty()) cx_.fail(k.range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernel calls");
     args.keywords.emplace_back(k.arg, expr(*k.value));
     args.keywordRanges.push_back(k.range);
   }
@@ -827,7 +822,7 @@ Value FunctionLowering::call(const Call &c) {
       if (c.keywords[k].arg == "args" && elts && list.kind == Value::Kind::Tuple && list.elements.size() == elts->size())
         for (size_t i = 0; i < elts->size(); ++i) passed.push_back({(*elts)[i].get(), list.elements[i]});
     }
-    Value results = rawCall(args, c.range);
+    Value results = callBuiltin(cx_, fn, args, c.range);
     size_t next = 0;
     for (const auto &[e, v] : passed) {
       if (!v.isRuntime() || !v.type.isBlock()) continue;
@@ -841,14 +836,14 @@ Value FunctionLowering::call(const Call &c) {
   case Value::Kind::Lambda: return callLambda(fn, args, c.range);
   case Value::Kind::Function:
     if (isRawFunction(*fn.function))
-      fail(c.func->range, DiagId::NotJitFunction,
-           "'" + fn.function->name + "' is a raw function; call it with tle.call(" + fn.function->name + ", ...)");
+      cx_.fail(c.func->range, DiagId::NotJitFunction,
+               "'" + fn.function->name + "' is a raw function; call it with tle.call(" + fn.function->name + ", ...)");
     if (!isJitFunction(*fn.function))
-      fail(c.func->range, DiagId::NotJitFunction,
-           "'" + fn.function->name + "' is not a @triton.jit function; kernels can only call @jit functions");
+      cx_.fail(c.func->range, DiagId::NotJitFunction,
+               "'" + fn.function->name + "' is not a @triton.jit function; kernels can only call @jit functions");
     return callJit(fn, args, c.range);
-  case Value::Kind::Builtin: return callBuiltin(fn, args, c.range);
-  default: fail(c.func->range, DiagId::NotCallable, fn.describe() + " is not callable");
+  case Value::Kind::Builtin: return callBuiltin(cx_, fn, args, c.range);
+  default: cx_.fail(c.func->range, DiagId::NotCallable, fn.describe() + " is not callable");
   }
 }
 
@@ -868,14 +863,14 @@ Value FunctionLowering::expr(const Expr &e) {
       else if (t.size() > 2 && t[0] == '0' && (t[1] | 0x20) == 'b') v = std::strtoull(t.c_str() + 2, &end, 2);
       else v = std::strtoull(t.c_str(), &end, 10);
       if (errno == ERANGE || v > static_cast<unsigned long long>(INT64_MAX))
-        fail(e.range, DiagId::ConstantError, "integer literal " + t + " does not fit in 64 bits");
+        cx_.fail(e.range, DiagId::ConstantError, "integer literal " + t + " does not fit in 64 bits");
       return Value::ofInt(static_cast<int64_t>(v));
     }
     case Constant::Type::Float: return Value::ofFloat(std::strtod(c.value.c_str(), nullptr));
     case Constant::Type::String:
-      if (c.isFString) fail(e.range, DiagId::UnsupportedInKernel, "f-strings are not supported in kernels");
+      if (c.isFString) cx_.fail(e.range, DiagId::UnsupportedInKernel, "f-strings are not supported in kernels");
       return Value::ofStr(c.value);
-    case Constant::Type::Bytes: fail(e.range, DiagId::UnsupportedInKernel, "bytes literals are not supported in kernels");
+    case Constant::Type::Bytes: cx_.fail(e.range, DiagId::UnsupportedInKernel, "bytes literals are not supported in kernels");
     case Constant::Type::Bool: return Value::ofBool(c.value == "True");
     case Constant::Type::None: return Value::none();
     case Constant::Type::Ellipsis: {
@@ -892,11 +887,11 @@ Value FunctionLowering::expr(const Expr &e) {
   case Expr::Kind::BinOp: {
     const auto &b = static_cast<const BinOp &>(e);
     Value l = expr(*b.left), r = expr(*b.right);
-    return binary(b.op, l, r, e.range, b.left->range, b.right->range);
+    return cx_.binary(b.op, l, r, e.range, b.left->range, b.right->range);
   }
   case Expr::Kind::UnaryOp: {
     const auto &u = static_cast<const UnaryOpExpr &>(e);
-    return unary(u.op, expr(*u.operand), e.range);
+    return cx_.unary(u.op, expr(*u.operand), e.range);
   }
   case Expr::Kind::BoolOp: {
     const auto &b = static_cast<const BoolOpExpr &>(e);
@@ -904,7 +899,7 @@ Value FunctionLowering::expr(const Expr &e) {
     for (size_t i = 1; i < b.values.size(); ++i) {
       if (!acc.isRuntime()) {
         // Python's short circuit: `a and b` is a if a is false, else b.
-        bool t = truthy(acc, b.values[i - 1]->range);
+        bool t = cx_.truthy(acc, b.values[i - 1]->range);
         if ((b.op == BoolOp::And) != t) return acc;
         acc = expr(*b.values[i]);
         continue;
@@ -912,11 +907,11 @@ Value FunctionLowering::expr(const Expr &e) {
       Value rhs = expr(*b.values[i]);
       for (const Value *v : {&acc, &rhs})
         if (v->isRuntime() && (v->type.isBlock() || v->type.dtype != DType::I1))
-          fail(e.range, DiagId::TypeMismatch,
-               std::string("'") + spelling(b.op) + "' needs boolean scalars, got " + withArticle(v->type.str()) +
-                   "; use '&' and '|' for element-wise logic");
-      acc = binary(b.op == BoolOp::And ? BinaryOp::BitAnd : BinaryOp::BitOr, acc, rhs, e.range, b.values[0]->range,
-                   b.values[i]->range);
+          cx_.fail(e.range, DiagId::TypeMismatch,
+                   std::string("'") + spelling(b.op) + "' needs boolean scalars, got " + withArticle(v->type.str()) +
+                       "; use '&' and '|' for element-wise logic");
+      acc = cx_.binary(b.op == BoolOp::And ? BinaryOp::BitAnd : BinaryOp::BitOr, acc, rhs, e.range, b.values[0]->range,
+                       b.values[i]->range);
     }
     return acc;
   }
@@ -927,8 +922,8 @@ Value FunctionLowering::expr(const Expr &e) {
     Value result;
     for (size_t i = 0; i < c.ops.size(); ++i) {
       Value right = expr(*c.comparators[i]);
-      Value r = compare(c.ops[i], left, right, e.range, leftRange, c.comparators[i]->range);
-      result = i == 0 ? r : binary(BinaryOp::BitAnd, result, r, e.range, e.range, e.range);
+      Value r = cx_.compare(c.ops[i], left, right, e.range, leftRange, c.comparators[i]->range);
+      result = i == 0 ? r : cx_.binary(BinaryOp::BitAnd, result, r, e.range, e.range, e.range);
       left = right;
       leftRange = c.comparators[i]->range;
     }
@@ -938,9 +933,9 @@ Value FunctionLowering::expr(const Expr &e) {
     const auto &i = static_cast<const IfExp &>(e);
     Value t = expr(*i.test);
     if (t.isRuntime())
-      fail(i.test->range, DiagId::NotConstexpr,
-           "a conditional expression needs a compile-time condition; use tl.where for a runtime choice");
-    return expr(truthy(t, i.test->range) ? *i.body : *i.orelse);
+      cx_.fail(i.test->range, DiagId::NotConstexpr,
+               "a conditional expression needs a compile-time condition; use tl.where for a runtime choice");
+    return expr(cx_.truthy(t, i.test->range) ? *i.body : *i.orelse);
   }
   case Expr::Kind::Tuple:
   case Expr::Kind::List: {
@@ -949,7 +944,7 @@ Value FunctionLowering::expr(const Expr &e) {
     for (const ExprPtr &x : elts) {
       if (auto *st = dyn_cast<Starred>(x.get())) {
         Value t = expr(*st->value);
-        if (t.kind != Value::Kind::Tuple) fail(x->range, DiagId::TypeMismatch, "only tuples can be unpacked with '*'");
+        if (t.kind != Value::Kind::Tuple) cx_.fail(x->range, DiagId::TypeMismatch, "only tuples can be unpacked with '*'");
         values.insert(values.end(), t.elements.begin(), t.elements.end());
       } else {
         values.push_back(expr(*x));
@@ -962,7 +957,7 @@ Value FunctionLowering::expr(const Expr &e) {
     Value v;
     v.kind = Value::Kind::Dict;
     for (size_t i = 0; i < d.values.size(); ++i) {
-      if (!d.keys[i]) fail(d.values[i]->range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernels");
+      if (!d.keys[i]) cx_.fail(d.values[i]->range, DiagId::UnsupportedInKernel, "'**' unpacking is not supported in kernels");
       // A compile-time container; keys may be runtime values (tle.call's layout={x: ...}),
       // which match by identity.
       Value key = expr(*d.keys[i]), value = expr(*d.values[i]);
@@ -980,11 +975,11 @@ Value FunctionLowering::expr(const Expr &e) {
     v.scope = &currentModule();
     v.captured = std::make_shared<const std::map<std::string, Value>>(frames_.back().locals);
     for (const Param &p : v.lambda->params)
-      if (p.kind != Param::Kind::Normal) fail(p.range, DiagId::UnsupportedInKernel, "lambdas in kernels cannot take *args or **kwargs");
+      if (p.kind != Param::Kind::Normal) cx_.fail(p.range, DiagId::UnsupportedInKernel, "lambdas in kernels cannot take *args or **kwargs");
     return v;
   }
   default:
-    fail(e.range, DiagId::UnsupportedInKernel, "this kind of expression is not supported in kernels");
+    cx_.fail(e.range, DiagId::UnsupportedInKernel, "this kind of expression is not supported in kernels");
   }
 }
 

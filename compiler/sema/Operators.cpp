@@ -1,6 +1,6 @@
-// Runtime arithmetic: Triton's promotion, broadcasting and pointer rules, emitted as
-// arith ops on scalars and tensors.
-#include "sema/Lowering.h"
+// Runtime arithmetic (LoweringContext's conversions and operators): Triton's promotion,
+// broadcasting and pointer rules, emitted as arith ops on scalars and tensors.
+#include "sema/LoweringContext.h"
 
 #include "ir/Dialect.h"
 
@@ -52,7 +52,7 @@ std::string Value::describe() const {
   return "?";
 }
 
-mlir::Type FunctionLowering::irScalarType(DType d) {
+mlir::Type LoweringContext::irScalarType(DType d) {
   mlir::MLIRContext *ctx = builder_.getContext();
   switch (d) {
   case DType::I1: return builder_.getI1Type();
@@ -73,7 +73,7 @@ mlir::Type FunctionLowering::irScalarType(DType d) {
   return builder_.getI32Type();
 }
 
-mlir::Type FunctionLowering::irType(const TType &t) {
+mlir::Type LoweringContext::irType(const TType &t) {
   mlir::Type elem = irScalarType(t.dtype);
   if (t.isBlockPtr)
     return tle::ir::BlockPointerType::get(builder_.getContext(), mlir::RankedTensorType::get(t.blockShape, elem));
@@ -88,7 +88,7 @@ mlir::Type FunctionLowering::irType(const TType &t) {
 
 // A Python scalar becomes a constant: ints as i32 (i64 when they do not fit), floats
 // as fp32, bools as i1, unless `like` says which dtype to take.
-Value FunctionLowering::integerScalarI32(const Value &v, SourceRange at, const std::string &what) {
+Value LoweringContext::integerScalarI32(const Value &v, SourceRange at, const std::string &what) {
   TType i32;
   i32.dtype = DType::I32;
   Value x = v.isRuntime() ? v : toRuntime(v, at, &i32);
@@ -97,7 +97,7 @@ Value FunctionLowering::integerScalarI32(const Value &v, SourceRange at, const s
   return x.type.dtype == DType::I32 ? x : cast(x, DType::I32, at);
 }
 
-Value FunctionLowering::toRuntime(const Value &v, SourceRange at, const TType *like) {
+Value LoweringContext::toRuntime(const Value &v, SourceRange at, const TType *like) {
   if (v.isRuntime()) return v;
   if (!v.isNumber())
     fail(at, DiagId::TypeMismatch, v.describe() + " cannot be used as a runtime value");
@@ -125,7 +125,7 @@ Value FunctionLowering::toRuntime(const Value &v, SourceRange at, const TType *l
   return Value::ofRuntime(c, t);
 }
 
-Value FunctionLowering::splatConstant(double value, DType d, const std::vector<int64_t> &shape, SourceRange at) {
+Value LoweringContext::splatConstant(double value, DType d, const std::vector<int64_t> &shape, SourceRange at) {
   TType t;
   t.dtype = d;
   t.shape = shape;
@@ -140,7 +140,7 @@ Value FunctionLowering::splatConstant(double value, DType d, const std::vector<i
   return Value::ofRuntime(c, t);
 }
 
-Value FunctionLowering::cast(const Value &in, DType to, SourceRange at, bool bitcast) {
+Value LoweringContext::cast(const Value &in, DType to, SourceRange at, bool bitcast) {
   Value v = toRuntime(in, at);
   if (v.type.isPointer || v.type.isBlockPtr || v.type.isBuffer || v.type.isTensorDesc)
     fail(at, DiagId::TypeMismatch, "" + withArticle(v.type.str()) + " cannot be converted to " + dtypeName(to));
@@ -190,7 +190,7 @@ Value FunctionLowering::cast(const Value &in, DType to, SourceRange at, bool bit
   return Value::ofRuntime(r, t);
 }
 
-Value FunctionLowering::broadcastTo(const Value &in, const std::vector<int64_t> &shape, SourceRange at) {
+Value LoweringContext::broadcastTo(const Value &in, const std::vector<int64_t> &shape, SourceRange at) {
   Value v = toRuntime(in, at);
   if (v.type.shape == shape) return v;
   mlir::Location l = loc(at);
@@ -237,8 +237,8 @@ static DType constantDType(const Value &v) {
   return v.intValue >= INT32_MIN && v.intValue <= INT32_MAX ? DType::I32 : DType::I64;
 }
 
-FunctionLowering::Common FunctionLowering::commonType(const Value &a, const Value &b, SourceRange at, SourceRange ra,
-                                                      SourceRange rb, bool trueDiv) {
+LoweringContext::Common LoweringContext::commonType(const Value &a, const Value &b, SourceRange at, SourceRange ra,
+                                                    SourceRange rb, bool trueDiv) {
   Common c;
   std::vector<int64_t> sa = a.isRuntime() ? a.type.shape : std::vector<int64_t>{};
   std::vector<int64_t> sb = b.isRuntime() ? b.type.shape : std::vector<int64_t>{};
@@ -252,14 +252,14 @@ FunctionLowering::Common FunctionLowering::commonType(const Value &a, const Valu
   return c;
 }
 
-Value FunctionLowering::coerce(const Value &v, const Common &c, SourceRange at) {
+Value LoweringContext::coerce(const Value &v, const Common &c, SourceRange at) {
   TType like;
   like.dtype = c.dtype;
   Value r = v.isRuntime() ? cast(v, c.dtype, at) : toRuntime(v, at, &like);
   return broadcastTo(r, c.shape, at);
 }
 
-Value FunctionLowering::binary(BinaryOp op, const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb) {
+Value LoweringContext::binary(BinaryOp op, const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb) {
   if (!a.isRuntime() && !b.isRuntime()) {
     Value out;
     std::string error;
@@ -343,7 +343,7 @@ Value FunctionLowering::binary(BinaryOp op, const Value &a, const Value &b, Sour
   return Value::ofRuntime(r, t);
 }
 
-Value FunctionLowering::compare(CmpOp op, const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb) {
+Value LoweringContext::compare(CmpOp op, const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb) {
   if (!a.isRuntime() && !b.isRuntime()) {
     Value out;
     std::string error;
@@ -387,7 +387,7 @@ Value FunctionLowering::compare(CmpOp op, const Value &a, const Value &b, Source
   return Value::ofRuntime(r, t);
 }
 
-Value FunctionLowering::unary(UnaryOp op, const Value &v, SourceRange at) {
+Value LoweringContext::unary(UnaryOp op, const Value &v, SourceRange at) {
   if (!v.isRuntime()) {
     Value out;
     std::string error;
@@ -414,6 +414,42 @@ Value FunctionLowering::unary(UnaryOp op, const Value &v, SourceRange at) {
     return compare(CmpOp::Eq, v, Value::ofInt(0), at, at, at);
   }
   return v;
+}
+
+Value LoweringContext::reshape(const Value &v, const std::vector<int64_t> &shape, SourceRange at) {
+  Value in = toRuntime(v, at);
+  if (in.type.shape == shape) return in;
+  int64_t a = 1, b = 1;
+  for (int64_t d : in.type.shape) a *= d;
+  for (int64_t d : shape) b *= d;
+  if (a != b)
+    fail(at, DiagId::ShapeMismatch,
+         "cannot reshape " + withArticle(in.type.str()) + " (" + std::to_string(a) + " elements) to " + std::to_string(b) + " elements");
+  if (!in.type.isBlock()) return broadcastTo(in, shape, at);
+  TType t = in.type.withShape(shape);
+  auto op = builder_.create<tle::ir::ReshapeOp>(loc(at), irType(t), in.ir);
+  return Value::ofRuntime(op.getResult(), t);
+}
+
+Value LoweringContext::minMax(bool isMax, const Value &a, const Value &b, bool propagateNan, SourceRange at) {
+  Common common = commonType(a, b, at, at, at, false);
+  DType d = common.dtype;
+  Value x = coerce(a, common, at), y = coerce(b, common, at);
+  mlir::Location l = loc(at);
+  mlir::Value r;
+  if (isFloat(d)) {
+    if (propagateNan)
+      r = isMax ? mlir::Value(builder_.create<mlir::arith::MaximumFOp>(l, x.ir, y.ir))
+                : builder_.create<mlir::arith::MinimumFOp>(l, x.ir, y.ir);
+    else
+      r = isMax ? mlir::Value(builder_.create<mlir::arith::MaxNumFOp>(l, x.ir, y.ir))
+                : builder_.create<mlir::arith::MinNumFOp>(l, x.ir, y.ir);
+  } else if (isUnsigned(d) || d == DType::I1) {
+    r = isMax ? mlir::Value(builder_.create<mlir::arith::MaxUIOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::MinUIOp>(l, x.ir, y.ir);
+  } else {
+    r = isMax ? mlir::Value(builder_.create<mlir::arith::MaxSIOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::MinSIOp>(l, x.ir, y.ir);
+  }
+  return Value::ofRuntime(r, x.type);
 }
 
 }  // namespace tle::sema

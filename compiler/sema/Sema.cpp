@@ -394,7 +394,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
   try {
     for (const ast::Param &p : fn.params)
       if (p.kind != ast::Param::Kind::Normal)
-        fl.fail(p.range, DiagId::UnsupportedInKernel, "kernels cannot take *args or **kwargs");
+        fl.context().fail(p.range, DiagId::UnsupportedInKernel, "kernels cannot take *args or **kwargs");
     // A signature may stop early when the remaining parameters have defaults (or -D).
     size_t covered = request.signature ? request.signature->size() : 0;
     bool restBound = true;
@@ -416,8 +416,8 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
         const SignatureEntry &e = (*request.signature)[i];
         if (e.kind == SignatureEntry::Kind::Constexpr) {
           if (define != defines_.end())
-            fl.fail(define->second.second, DiagId::SignatureMismatch,
-                    "'" + p.name + "' is given both in the signature and with -D");
+            fl.context().fail(define->second.second, DiagId::SignatureMismatch,
+                              "'" + p.name + "' is given both in the signature and with -D");
           Value v;
           switch (e.valueKind) {
           case SignatureEntry::ValueKind::Int: v = Value::ofInt(std::stoll(e.value)); break;
@@ -430,11 +430,11 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
           continue;
         }
         if (constexprParam)
-          fl.fail(e.range, DiagId::SignatureMismatch,
-                  "parameter '" + p.name + "' is tl.constexpr: give its value in the signature (e.g. 128), not a type");
+          fl.context().fail(e.range, DiagId::SignatureMismatch,
+                            "parameter '" + p.name + "' is tl.constexpr: give its value in the signature (e.g. 128), not a type");
         if (define != defines_.end())
-          fl.fail(define->second.second, DiagId::SignatureMismatch,
-                  "'" + p.name + "' is a runtime parameter (" + toString(e) + " in the signature); -D binds only constexprs");
+          fl.context().fail(define->second.second, DiagId::SignatureMismatch,
+                            "'" + p.name + "' is a runtime parameter (" + toString(e) + " in the signature); -D binds only constexprs");
         if (e.kind == SignatureEntry::Kind::Scalar && e.hint == 1) {
           params[p.name] = Value::ofInt(1);  // Triton's ":1": specialized as the constant 1
           continue;
@@ -442,7 +442,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
         TType t;
         t.dtype = *dtypeFromName(e.dtype);
         t.isPointer = e.kind == SignatureEntry::Kind::Pointer;
-        argTypes.push_back(fl.irType(t));
+        argTypes.push_back(fl.context().irType(t));
         argNames.push_back(p.name);
         argTTypes.push_back(t);
         argAttrs.push_back(tle::ir::parameterAttributes(&ctx_, p.name, e.hint == 16 ? 16 : 1, e.isConst,
@@ -455,16 +455,16 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
       } else if (p.defaultValue) {
         params[p.name] = fl.evaluateConstant(*p.defaultValue);
       } else {
-        fl.fail(p.range, DiagId::SignatureMismatch,
-                "parameter '" + p.name + "' of kernel '" + fn.name +
-                    "' needs a value or a type: compile it with --kernel " + fn.name + " --signature \"...\"" +
-                    (constexprParam ? " or -D " + p.name + "=VALUE" : ""));
+        fl.context().fail(p.range, DiagId::SignatureMismatch,
+                          "parameter '" + p.name + "' of kernel '" + fn.name +
+                              "' needs a value or a type: compile it with --kernel " + fn.name + " --signature \"...\"" +
+                              (constexprParam ? " or -D " + p.name + "=VALUE" : ""));
       }
     }
     // Create the function and lower the body into it.
     builder_.setInsertionPointToEnd(irModule_->getBody());
     auto type = builder_.getFunctionType(argTypes, {});
-    auto func = builder_.create<mlir::func::FuncOp>(fl.loc(fn.nameRange), symbol, type);
+    auto func = builder_.create<mlir::func::FuncOp>(fl.context().loc(fn.nameRange), symbol, type);
     tle::ir::setKernelSettings(func, options_.numWarps, options_.numStages, *options_.target);
     for (size_t i = 0; i < argAttrs.size(); ++i) func.setArgAttrs(static_cast<unsigned>(i), argAttrs[i]);
     mlir::Block *entry = func.addEntryBlock();
@@ -473,8 +473,8 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
       params[argNames[i]] = Value::ofRuntime(entry->getArgument(static_cast<unsigned>(i)), argTTypes[i]);
     try {
       Value result = fl.lowerFunctionBody(fn, scope_, std::move(params), 0);
-      if (result.kind != Value::Kind::None) fl.fail(fn.nameRange, DiagId::TypeMismatch, "a kernel cannot return a value");
-      builder_.create<mlir::func::ReturnOp>(fl.loc(fn.range));
+      if (result.kind != Value::Kind::None) fl.context().fail(fn.nameRange, DiagId::TypeMismatch, "a kernel cannot return a value");
+      builder_.create<mlir::func::ReturnOp>(fl.context().loc(fn.range));
     } catch (const LoweringFailed &) {
       func.erase();
       throw;

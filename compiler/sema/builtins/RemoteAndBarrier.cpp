@@ -1,0 +1,175 @@
+// TLE distributed at run time: tle.remote (another shard's buffer or memory) and
+// tle.distributed_barrier (synchronizing a mesh or a sub-mesh).
+#include "sema/builtins/Registry.h"
+
+#include "ir/Dialect.h"
+
+#include <algorithm>
+
+namespace tle::sema {
+
+namespace {
+
+std::string names(const std::vector<std::string> &list) {
+  std::string s;
+  for (const std::string &n : list) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// tle.remote(tensor, shard_id, scope=None, space=None): a shared-memory buffer or pointers
+// of another block of the cluster ("cluster"), or global pointers of a symmetric
+// allocation on another GPU ("device"). A tuple shard_id gives coordinates along the
+// axes of the scope mesh that the access crosses: the block_cluster axes for "cluster",
+// the node and device axes for "device".
+Value remote(LoweringContext &cx, BuiltinCall &c) {
+  SourceRange at = c.at;
+  std::vector<SourceRange> where;
+  auto a = bindArgs(cx, "tle.remote", {{"tensor", true}, {"shard_id", true}, {"scope", false}, {"space", false}, {"dtype", false}},
+                    c.args, at, &where);
+  const Value &x = *a[0];
+  if (!x.isRuntime() || !(x.type.isBuffer || x.type.isPointer))
+    cx.fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, shared-memory pointers or global pointers, got " + describeWithArticle(x));
+  if (x.type.space == MemorySpace::RemoteShared)
+    cx.fail(where[0], DiagId::TypeMismatch, "tle.remote cannot be applied twice: this is already " + describeWithArticle(x) +
+                                                "; materialize pointer views with tle.gpu.local_ptr(remote_buffer, indices)");
+  if (x.type.isBuffer && x.type.space != MemorySpace::Shared)
+    cx.fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, got " + describeWithArticle(x));
+  if (x.type.isPointer && x.type.space != MemorySpace::Shared && x.type.space != MemorySpace::Global)
+    cx.fail(where[0], DiagId::TypeMismatch, "tle.remote needs pointers to shared or global memory, got " + describeWithArticle(x));
+  std::string space = x.type.isPointer && x.type.space == MemorySpace::Global ? "device" : "cluster";
+  if (a[3] && a[3]->kind != Value::Kind::None) {
+    if (a[3]->kind != Value::Kind::Str || (a[3]->text != "cluster" && a[3]->text != "device"))
+      cx.fail(where[3], DiagId::ConstantError, "space must be 'cluster' or 'device'");
+    if (a[3]->text != space)
+      cx.fail(where[3], DiagId::TypeMismatch, "space='" + a[3]->text + "' does not fit " + describeWithArticle(x) + ": " +
+                                                  (space == "device" ? "global memory is reached across GPUs (space='device')"
+                                                                     : "shared memory is reached across the cluster (space='cluster')"));
+  }
+  const Value *scope = nullptr;
+  if (a[2] && a[2]->kind != Value::Kind::None) {
+    if (a[2]->kind != Value::Kind::Mesh) cx.fail(where[2], DiagId::TypeMismatch, "scope must be a device mesh, got " + a[2]->describe());
+    scope = &*a[2];
+    noteLaunchMesh(cx, *scope, where[2], "tle.remote's scope");
+  }
+  // The scope axes the shard id ranges over.
+  std::vector<size_t> axes;
+  if (scope) {
+    for (size_t i = 0; i < scope->dims.size(); ++i)
+      if (space == "device" ? isDeviceLevel(*scope, i) : scope->levels[i] == "block_cluster") axes.push_back(i);
+    if (axes.empty() && space == "cluster")
+      for (size_t i = 0; i < scope->dims.size(); ++i)
+        if (!isDeviceLevel(*scope, i)) axes.push_back(i);
+  }
+  std::vector<std::string> axisNames;
+  int64_t shards = 1;
+  for (size_t i : axes) axisNames.push_back(scope->names[i]), shards *= scope->dims[i];
+  std::string levelWords = space == "device" ? "node/device" : "cluster";
+  TType i32;
+  i32.dtype = DType::I32;
+  const Value &id = *a[1];
+  Value shard;
+  if (id.kind == Value::Kind::Tuple) {
+    if (!scope) cx.fail(where[1], DiagId::TypeMismatch, "a tuple shard_id needs scope=mesh to linearize its coordinates");
+    if (axes.empty())
+      cx.fail(where[2], DiagId::ShapeMismatch, "the scope mesh has no " + levelWords + " axes to address " + describeWithArticle(x) + " on");
+    if (id.elements.size() != axes.size())
+      cx.fail(where[1], DiagId::ShapeMismatch, "a tuple shard_id needs one coordinate per " + levelWords + " axis of the scope mesh (" +
+                                                   names(axisNames) + "): " + std::to_string(axes.size()) + ", got " +
+                                                   std::to_string(id.elements.size()));
+    // Row-major over the axes: the last coordinate varies fastest.
+    int64_t stride = 1;
+    bool runtime = std::any_of(id.elements.begin(), id.elements.end(), [](const Value &v) { return v.isRuntime(); });
+    int64_t linear = 0;
+    Value sum;
+    for (size_t k = axes.size(); k-- > 0;) {
+      const Value &c = id.elements[k];
+      int64_t size = scope->dims[axes[k]];
+      if (!c.isRuntime()) {
+        int64_t v = cx.requireInt(c, where[1], "a shard_id coordinate");
+        if (v < 0 || v >= size)
+          cx.fail(where[1], DiagId::ShapeMismatch, "shard_id coordinate " + std::to_string(v) + " is out of range for axis '" +
+                                                       scope->names[axes[k]] + "' of size " + std::to_string(size));
+        linear += v * stride;
+      }
+      if (runtime) {
+        Value term = cx.binary(ast::BinaryOp::Mul, cx.integerScalarI32(c, where[1], "a shard_id coordinate"), Value::ofInt(stride), at, at, at);
+        sum = sum.kind == Value::Kind::None ? term : cx.binary(ast::BinaryOp::Add, sum, term, at, at, at);
+      }
+      stride *= size;
+    }
+    shard = runtime ? sum : cx.toRuntime(Value::ofInt(linear), where[1], &i32);
+  } else if (id.isRuntime()) {
+    shard = cx.integerScalarI32(id, where[1], "a runtime shard_id");
+  } else {
+    int64_t v = cx.requireInt(id, where[1], "shard_id");
+    if (v < 0) cx.fail(where[1], DiagId::ConstantError, "shard_id must be >= 0, got " + std::to_string(v));
+    if (scope && !axes.empty() && v >= shards)
+      cx.fail(where[1], DiagId::ShapeMismatch, "shard_id " + std::to_string(v) + " is out of range for the " + std::to_string(shards) +
+                                                   " shards of the scope's " + levelWords + " axes (" + names(axisNames) + ")");
+    shard = cx.toRuntime(Value::ofInt(v), where[1], &i32);
+  }
+  TType t = x.type;
+  if (space == "cluster") t.space = MemorySpace::RemoteShared;
+  mlir::OpBuilder &b = cx.builder();
+  auto op = b.create<tle::ir::RemoteOp>(cx.loc(at), cx.irType(t), x.ir, shard.ir, b.getStringAttr(space));
+  return Value::ofRuntime(op.getResult(), t);
+}
+
+// tle.distributed_barrier(mesh=None): None is the thread-block cluster; a mesh must be a
+// sub-mesh of the kernel's launch mesh.
+Value distributedBarrier(LoweringContext &cx, BuiltinCall &c) {
+  SourceRange at = c.at;
+  std::vector<SourceRange> where;
+  auto a = bindArgs(cx, "tle.distributed_barrier", {{"mesh", false}}, c.args, at, &where);
+  mlir::OpBuilder &b = cx.builder();
+  mlir::Location l = cx.loc(at);
+  if (!a[0] || a[0]->kind == Value::Kind::None) {
+    b.create<tle::ir::DistributedBarrierOp>(l, b.getStringAttr("cluster"), b.getDenseI64ArrayAttr({}),
+                                            b.getDenseI64ArrayAttr({}));
+    return Value::none();
+  }
+  const Value &mesh = *a[0];
+  if (mesh.kind != Value::Kind::Mesh) cx.fail(where[0], DiagId::TypeMismatch, "tle.distributed_barrier needs a device mesh, got " + mesh.describe());
+  noteLaunchMesh(cx, mesh, where[0], "tle.distributed_barrier's mesh");
+  const Value &launch = *cx.state().launchMesh;
+  int64_t meshSize = 1, launchSize = 1;
+  for (int64_t d : mesh.dims) meshSize *= d;
+  for (int64_t d : launch.dims) launchSize *= d;
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < mesh.names.size(); ++i) {
+    auto it = std::find(launch.names.begin(), launch.names.end(), mesh.names[i]);
+    if (it == launch.names.end() || launch.dims[static_cast<size_t>(it - launch.names.begin())] != mesh.dims[i]) {
+      if (meshSize == launchSize) {  // a flattened or reshaped view of the whole launch mesh
+        axes.clear();
+        for (size_t k = 0; k < launch.names.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+        break;
+      }
+      cx.fail(where[0], DiagId::ShapeMismatch, "tle.distributed_barrier's mesh is not a sub-mesh of the kernel's launch mesh (" +
+                                                   names(launch.names) + "): its axis '" + mesh.names[i] + "' is not one of the launch axes");
+    }
+    axes.push_back(it - launch.names.begin());
+  }
+  bool device = false, block = false;
+  std::vector<int64_t> clusterAxes;
+  for (size_t k = 0; k < launch.names.size(); ++k)
+    if (launch.levels.size() > k && launch.levels[k] == "block_cluster") clusterAxes.push_back(static_cast<int64_t>(k));
+  for (int64_t k : axes) {
+    const std::string &level = launch.levels.size() > static_cast<size_t>(k) ? launch.levels[k] : std::string();
+    device |= level == "node" || level == "device";
+    block |= level == "block";
+  }
+  std::sort(axes.begin(), axes.end());
+  std::string kind = device ? "device" : block ? "grid" : axes == clusterAxes ? "cluster" : "submesh";
+  b.create<tle::ir::DistributedBarrierOp>(l, b.getStringAttr(kind), b.getDenseI64ArrayAttr(launch.dims),
+                                          b.getDenseI64ArrayAttr(axes));
+  return Value::none();
+}
+
+}  // namespace
+
+void registerRemoteBuiltins(BuiltinRegistry &r) {
+  r.add("tle.remote", remote);
+  r.add("tle.distributed_barrier", distributedBarrier);
+}
+
+}  // namespace tle::sema
