@@ -32,7 +32,7 @@ struct ModuleScope {
   FileId file = kNoFile;
   std::string fileName;
   const TargetInfo *target = &defaultTarget();  // which tiers, memories and features there are
-  unsigned numWarps = 4;               // the program's threads are numWarps * 32 (TLE-Raw calls)
+  unsigned numWarps = 4;  // the program's warps (TLE-Raw calls, warp specialization)
   // Imported modules that are not .tle files (host libraries such as torch, or a
   // misspelt module): why a kernel cannot use them, with the paths searched.
   std::map<std::string, std::string> unresolvedImports;

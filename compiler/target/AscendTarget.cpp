@@ -11,6 +11,7 @@ class AscendTarget : public TargetInfo {
   TargetFamily family() const override { return TargetFamily::Ascend; }
   std::string_view arch() const override { return "910b"; }
   int threadsPerWarp() const override { return 0; }
+  int maxThreadsPerBlock() const override { return 0; }
   int vectorBytes() const override { return 256; }  // one repeat of a vector instruction
   const std::vector<MemorySpaceInfo> &memorySpaces() const override {
     // Per AI core; UB and L1 take 32-byte-aligned allocations, the L0 buffers 512-byte ones.

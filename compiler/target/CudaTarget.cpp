@@ -22,6 +22,7 @@ class CudaTarget : public TargetInfo {
   TargetFamily family() const override { return TargetFamily::Cuda; }
   std::string_view arch() const override { return arch_; }
   int threadsPerWarp() const override { return kThreadsPerWarp; }
+  int maxThreadsPerBlock() const override { return 1024; }
   int vectorBytes() const override { return kWidestAccessBytes; }
   const std::vector<MemorySpaceInfo> &memorySpaces() const override { return spaces_; }
 

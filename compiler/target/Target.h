@@ -48,6 +48,8 @@ class TargetInfo {
 
   // Threads of a warp (CUDA); 0 where the hardware has no warps (Ascend).
   virtual int threadsPerWarp() const = 0;
+  // The most threads one block (program) can have; 0 where programs are not thread blocks.
+  virtual int maxThreadsPerBlock() const = 0;
   // The widest access one thread makes at once (CUDA: a 16-byte vector) or the bytes one
   // vector instruction repeat processes (Ascend).
   virtual int vectorBytes() const = 0;

@@ -187,8 +187,10 @@ RawLaunch rawLaunch(LoweringContext &cx, const Value &fn, const RawCallArgs &cal
       cx.fail(v.second, DiagId::ArgumentMismatch, "tle.hardware_constraint has no parameter '" + key + "' (its parameters: threads_dim, sync_scope)");
     }
   }
-  // The code runs on the program's threads, so they must fit in them.
-  int64_t programThreads = static_cast<int64_t>(cx.numWarps()) * 32;
+  // The code runs on the program's threads, so they must fit in them. A program without
+  // warps (an Ascend AI core) is one thread of control.
+  const int warpSize = cx.target().threadsPerWarp();
+  int64_t programThreads = warpSize > 0 ? static_cast<int64_t>(cx.numWarps()) * warpSize : 1;
   SourceRange hardwareRange = call.hardwareRange;
   std::vector<int64_t> &threads = launch.threads;
   threads = hardwareThreads(cx, call.hardware, hardwareRange);
@@ -212,11 +214,12 @@ RawLaunch rawLaunch(LoweringContext &cx, const Value &fn, const RawCallArgs &cal
   if (cuda && total > programThreads)
     cx.fail(hardwareRange, DiagId::ShapeMismatch, "the raw call needs " + std::to_string(total) + " threads but the kernel runs " +
                                                       std::to_string(programThreads) + " (--num-warps=" +
-                                                      std::to_string(cx.numWarps()) + " x 32); raise --num-warps or lower the count");
+                                                      std::to_string(cx.numWarps()) + " x " + std::to_string(warpSize) +
+                                                      "); raise --num-warps or lower the count");
   // sync_scope against the enclosing kernel and target.
-  if (syncScope == "warp" && cuda && total % 32 != 0)
+  if (syncScope == "warp" && cuda && total % warpSize != 0)
     cx.fail(hardwareRange, DiagId::ShapeMismatch, "sync_scope=\"warp\" synchronizes whole warps, but " + std::to_string(total) +
-                                                      " threads is not a multiple of 32");
+                                                      " threads is not a multiple of " + std::to_string(warpSize));
   if (syncScope == "cluster" && !target.has(Feature::Clusters))
     cx.fail(syncRange, DiagId::TierNotForTarget, "sync_scope=\"cluster\" needs thread-block clusters (cuda:sm_90 or later); the target is " +
                                                      target.name());

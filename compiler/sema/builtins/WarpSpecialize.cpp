@@ -58,9 +58,13 @@ Value warpSpecialize(LoweringContext &cx, BuiltinCall &c) {
   for (int32_t r : regs)
     if (r < 24 || r > 256 || r % 8 != 0)
       cx.fail(where[2], DiagId::ConstantError, "worker register counts must be multiples of 8 from 24 to 256 (setmaxnreg), got " + std::to_string(r));
-  if (totalWarps > 32)
+  // tle.gpu is a CUDA tier (checked before any handler runs), so the target has warps.
+  const int warpSize = cx.target().threadsPerWarp();
+  const int maxWarps = warpSize > 0 ? cx.target().maxThreadsPerBlock() / warpSize : 0;
+  if (totalWarps > maxWarps)
     cx.fail(where[1], DiagId::ShapeMismatch, "the partitions need " + std::to_string(totalWarps) + " warps (--num-warps=" +
-                                                 std::to_string(cx.numWarps()) + " plus the workers'); a block has at most 32");
+                                                 std::to_string(cx.numWarps()) + " plus the workers'); a block has at most " +
+                                                 std::to_string(maxWarps));
 
   mlir::Location l = cx.loc(at);
   mlir::OpBuilder &b = cx.builder();
