@@ -42,6 +42,13 @@ def TleGpu_LocalLoadOp : TleGpu_Op<"local_load", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+// ---- thread-block clusters ----------------------------------------------------------------
+def TleGpu_ClusterRankOp : TleGpu_Op<"cluster_rank", [Pure]> {
+  let summary = "this block's rank in its thread-block cluster (0 .. cluster size - 1)";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 // ---- TLE-Struct GPU warp specialization --------------------------------------------------
 def TleGpu_WarpSpecializeOp : TleGpu_Op<"warp_specialize", [RecursiveMemoryEffects]> {
   let summary = "run partitions of the program concurrently on separate warp groups";

@@ -32,6 +32,15 @@ unsigned numStages(Operation *op, unsigned override) {
   return kDefaultNumStages;
 }
 
+unsigned clusterSize(Operation *op) {
+  if (auto n = dialect(op).getClusterSizeAttrHelper().getAttr(kernelOf(op))) return static_cast<unsigned>(n.getInt());
+  return 1;
+}
+
+void setClusterSize(Operation *kernel, unsigned blocks) {
+  dialect(kernel).getClusterSizeAttrHelper().setAttr(kernel, Builder(kernel->getContext()).getI32IntegerAttr(static_cast<int32_t>(blocks)));
+}
+
 std::optional<unsigned> ownNumStages(Operation *loop) {
   if (auto n = dialect(loop).getNumStagesAttrHelper().getAttr(loop)) return static_cast<unsigned>(n.getInt());
   return std::nullopt;

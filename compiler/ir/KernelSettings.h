@@ -19,6 +19,9 @@ constexpr unsigned kDefaultNumStages = 3;
 unsigned numWarps(mlir::Operation *op, unsigned override = 0);
 unsigned numStages(mlir::Operation *op, unsigned override = 0);
 const TargetInfo &targetOf(mlir::Operation *op, const std::string &override = "");
+// Blocks per thread-block cluster (1: the kernel is not launched on clusters).
+unsigned clusterSize(mlir::Operation *op);
+void setClusterSize(mlir::Operation *kernel, unsigned blocks);
 // A loop's own depth (tl.range(num_stages=)), else the kernel's.
 unsigned loopNumStages(mlir::Operation *loop, unsigned kernelStages);
 std::optional<unsigned> ownNumStages(mlir::Operation *loop);

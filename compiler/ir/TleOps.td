@@ -394,11 +394,19 @@ def Tle_RemoteOp : Tle_Op<"remote", [Pure]> {
 def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "synchronize the shards of a (sub-)mesh";
   let description = [{
-    `kind` is "cluster" (the blocks of a thread-block cluster), "submesh" (the blocks along
-    `axes` of the launch mesh `shape`), "grid" (every block of the launch: a cooperative
-    launch) or "device" (every block on every GPU of the mesh). `axes` index `shape`.
+    `kind` is "cluster" (the blocks of a thread-block cluster), "submesh" (blocks of the
+    cluster: `shape` is the cluster's axes, and the blocks whose coordinates differ only
+    along `axes` synchronize with each other), "grid" (every block of the launch: a
+    cooperative launch; `shape` is the launch mesh) or "device" (every block on every GPU of
+    the mesh). `axes` index `shape`. `reason` says why a compiler-placed barrier is there.
   }];
-  let arguments = (ins StrAttr:$kind, DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$axes);
+  let arguments = (ins StrAttr:$kind, DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$axes, OptionalAttr<StrAttr>:$reason);
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$kind, "::llvm::ArrayRef<int64_t>":$shape, "::llvm::ArrayRef<int64_t>":$axes), [{
+      build($_builder, $_state, $_builder.getStringAttr(kind), $_builder.getDenseI64ArrayAttr(shape),
+            $_builder.getDenseI64ArrayAttr(axes), ::mlir::StringAttr());
+    }]>,
+  ];
   let assemblyFormat = "$kind attr-dict";
   let hasVerifier = 1;
 }

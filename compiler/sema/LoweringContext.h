@@ -72,6 +72,7 @@ struct BuiltinState {
   // mesh; later meshes must be views of the same one.
   std::optional<Value> launchMesh;
   SourceRange launchMeshAt;
+  unsigned clusterSize = 1;  // blocks per thread-block cluster: the launch mesh's block_cluster axes
   bool insideWarpPartition = false;  // lowering a worker partition of tle.gpu.warp_specialize
   bool inWarpSpecialize = false;     // lowering any of its partitions
 };

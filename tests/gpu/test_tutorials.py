@@ -351,6 +351,60 @@ def test_gpu_buffers(k):
     check("transposes through a buffer, round after round (barriers inside the loop)", out, x.double().transpose(1, 2).sum(0).float(), 1e-5, 1e-5)
 
 
+def test_clusters(k):
+    # Coordinates: a 2 x 2 cluster (cy fastest), and a block level over clusters of 4.
+    out = torch.full((8 * 3,), -1, dtype=torch.int32, device="cuda")
+    k["cluster_coordinates"]([8], out)
+    pid = torch.arange(8, device="cuda")
+    want = torch.stack([(pid % 4) // 2, pid % 2, pid % 4], 1).flatten().int()
+    check("cluster 2x2: shard_id of cx, cy and the level", out, want, 0, 0)
+    out = torch.full((12 * 2,), -1, dtype=torch.int32, device="cuda")
+    k["cluster_grid_coordinates"]([12], out)
+    pid = torch.arange(12, device="cuda")
+    check("clusters of 4 under a block level: (b, cx)", out, torch.stack([(pid // 4) % 3, pid % 4], 1).flatten().int(), 0, 0)
+    # Distributed shared memory: each block reads the next block's buffer.
+    for n, block in ((2, 128), (4, 128), (8, 256)):
+        grid = 3 * n
+        x = torch.randn(grid, block, device="cuda")
+        out = torch.full_like(x, float("nan"))
+        k[f"cluster_ring{n}"]([grid], x, out)
+        pid = torch.arange(grid, device="cuda")
+        peer = pid - pid % n + (pid % n + 1) % n
+        check(f"cluster of {n}: DSMEM load from the next block", out, x[peer], 0, 0)
+    # Remote stores (2-D pointer tiles) and remote atomics into block 0 of each cluster.
+    for n, block in ((2, 128), (8, 64)):
+        clusters = 5
+        x = torch.randn(clusters * n, block, device="cuda")
+        rows = torch.full((clusters, n, block), float("nan"), device="cuda")
+        hist = torch.full((clusters, block), -1, dtype=torch.int32, device="cuda")
+        k[f"cluster_gather{n}"]([clusters * n], x, rows, hist)
+        check(f"cluster of {n}: DSMEM stores gather rows in block 0", rows, x.view(clusters, n, block), 0, 0)
+        bins = ((x.abs() * 7.0).int() % block).view(clusters, n * block).long()
+        want = torch.zeros(clusters, block, dtype=torch.int32, device="cuda").scatter_add_(1, bins, torch.ones_like(bins, dtype=torch.int32))
+        check(f"cluster of {n}: DSMEM atomics (histogram in block 0)", hist, want, 0, 0)
+    # Sub-mesh barriers: the rows of 2 x 2 clusters exchange buffers round after round.
+    rounds, block, grid = 7, 64, 4 * 6
+    out = torch.full((grid, rounds, block), -1, dtype=torch.int32, device="cuda")
+    k["cluster_row_exchange"]([grid], out, rounds)
+    pid = torch.arange(grid, device="cuda")
+    partner = pid ^ 1
+    want = partner.view(-1, 1, 1) * 1000 + torch.arange(rounds, device="cuda").view(1, -1, 1) * 10 + \
+        (torch.arange(block, device="cuda") % 10).view(1, 1, -1)
+    check("cluster 2x2: sub-mesh (row) barriers, 7 rounds", out, want.int(), 0, 0)
+    # The launcher refuses a grid that is not a multiple of the cluster, and reports clusters.
+    try:
+        k["cluster_ring4"]([6], x, out)
+        torch.cuda.synchronize()
+        status = 0
+    except tlec_kernels.TleStatusError as e:
+        status = e.args[1]
+    check("cluster of 4: grid 6 is refused (TLE_ERROR_CLUSTER_GRID)", torch.tensor([status]), torch.tensor([-6]), 0, 0)
+    r = k["cluster_ring8"].resources()
+    print(f"      cluster_ring8 resources: {r}")
+    check("resources: cluster size 8, some clusters fit", torch.tensor([r["cluster_size"], int(r["max_active_clusters"] > 0)]),
+          torch.tensor([8, 1]), 0, 0)
+
+
 def test_raw_call(k):
     n = 100
     x = torch.randn(128, device="cuda")
@@ -425,7 +479,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
+              (test_gpu_buffers, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

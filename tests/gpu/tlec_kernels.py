@@ -30,14 +30,15 @@ class Kernel:
         converted = [a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args]
         status = self._launch(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), *grid, *converted)
         if status != 0:
-            raise TleStatusError(f"{self.name}_launch returned {status}")
+            raise TleStatusError(f"{self.name}_launch returned {status}", status)
 
     def resources(self, device=0):
-        fields = (ctypes.c_int * 6)()
+        fields = (ctypes.c_int * 8)()
         status = self._resources(device, ctypes.byref(fields))
         if status != 0:
             raise TleStatusError(f"{self.name}_resources returned {status}")
-        keys = ["threads", "dynamic_shared", "static_shared", "registers", "blocks_per_sm", "sms"]
+        keys = ["threads", "dynamic_shared", "static_shared", "registers", "blocks_per_sm", "sms", "cluster_size",
+                "max_active_clusters"]
         return dict(zip(keys, list(fields)))
 
 

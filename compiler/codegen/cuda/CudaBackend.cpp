@@ -51,8 +51,8 @@ std::string launchFacts(const cuda::PrintedKernel &k) {
   // Only in NVRTC's output: under nvcc the host-side shadow of a __constant__ would need
   // the kernel's translation unit to register it.
   o << "#ifdef __CUDACC_RTC__\n";
-  o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[2] = {" << k.threadsPerBlock << ", kSharedBytes_" << k.name
-    << "};  // threads per block, dynamic shared bytes\n";
+  o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[3] = {" << k.threadsPerBlock << ", kSharedBytes_" << k.name << ", "
+    << k.clusterSize << "};  // threads per block, dynamic shared bytes, blocks per cluster\n";
   o << "#endif\n";
   return o.str();
 }
@@ -62,6 +62,9 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
   const std::string shared = "kSharedBytes_" + k.name;
   o << "extern \"C\" tleStatus " << k.name << "_launch(" << launcherParams(k) << ") {\n";
   o << "  if (grid_x == 0 || grid_y == 0 || grid_z == 0) return TLE_SUCCESS;  // nothing to do\n";
+  if (k.clusterSize > 1)
+    o << "  if (grid_x % " << k.clusterSize << " != 0) return TLE_ERROR_CLUSTER_GRID;  // clusters of " << k.clusterSize
+      << " blocks along x\n";
   for (const cuda::KernelParam &p : k.params) {
     if (p.divisibility == 16 && p.isPointer)
       o << "  if (reinterpret_cast<uintptr_t>(" << p.name << ") % 16 != 0) return TLE_ERROR_BROKEN_HINT;\n";
@@ -112,7 +115,17 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     << "  if (e == cudaSuccess)\n"
     << "    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<const void *>(&" << k.name
     << "), " << k.threadsPerBlock << ", " << shared << ");\n"
-    << "  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);\n"
+    << "  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);\n";
+  if (k.clusterSize > 1)
+    o << "  int clusters = 0;\n"
+      << "  if (e == cudaSuccess) {\n"
+      << "    cudaLaunchConfig_t config{};\n"
+      << "    config.gridDim = dim3(" << k.clusterSize << ");\n"
+      << "    config.blockDim = dim3(" << k.threadsPerBlock << ");\n"
+      << "    config.dynamicSmemBytes = " << shared << ";\n"
+      << "    e = cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<const void *>(&" << k.name << "), &config);\n"
+      << "  }\n";
+  o
     << "  cudaSetDevice(previous);\n"
     << "  if (e != cudaSuccess) return e;\n"
     << "  resources->threadsPerBlock = " << k.threadsPerBlock << ";\n"
@@ -121,6 +134,8 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     << "  resources->registersPerThread = attributes.numRegs;\n"
     << "  resources->maxBlocksPerSM = blocks;\n"
     << "  resources->multiprocessorCount = sms;\n"
+    << "  resources->clusterSize = " << k.clusterSize << ";\n"
+    << "  resources->maxActiveClusters = " << (k.clusterSize > 1 ? "clusters" : "0") << ";\n"
     << "  return TLE_SUCCESS;\n"
     << "}\n";
   return o.str();
@@ -159,7 +174,9 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   cu << "#ifndef __CUDACC_RTC__\n#include \"" << options.headerName << "\"\n\n#include <atomic>\n#include <cstdint>\n#endif\n\n";
   // The atomics header is most of the device library's compile time: only when needed.
   bool atomics = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesAtomics; });
-  cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "") << "\n";
+  bool clusters = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesClusters; });
+  cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "")
+     << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << "\n";
   // TLE-Raw functions, once each (a .tle file names each function once), as written.
   std::set<std::string> printedRaw;
   for (const cuda::PrintedKernel &k : kernels)

@@ -73,8 +73,10 @@ std::string scalarType(Type t) {
   if (isa<Float8E4M3FNType>(t)) return "__nv_fp8_e4m3";
   if (isa<Float8E5M2Type>(t)) return "__nv_fp8_e5m2";
   if (auto p = dyn_cast<ir::PointerType>(t)) {
-    // Global and shared (tle.gpu.local_ptr) memory: both generic pointers in CUDA C++.
-    if (p.getMemorySpace() != MemorySpace::Global && p.getMemorySpace() != MemorySpace::Shared)
+    // Global, shared (tle.gpu.local_ptr) and distributed shared memory (tle.remote): all
+    // generic pointers in CUDA C++.
+    if (p.getMemorySpace() != MemorySpace::Global && p.getMemorySpace() != MemorySpace::Shared &&
+        p.getMemorySpace() != MemorySpace::RemoteShared)
       throw Unsupported{"pointers into " + std::string(memorySpaceName(p.getMemorySpace())) + " memory"};
     return scalarType(p.getPointeeType()) + "*";
   }
@@ -184,6 +186,11 @@ std::string atomicFunction(Operation *op) {
   auto rmw = dyn_cast<ir::AtomicRMWOp>(op);
   StringRef sem = cas ? cas.getSem() : rmw.getSem(), scope = cas ? cas.getScope() : rmw.getScope();
   int order = sem == "relaxed" ? 0 : sem == "acquire" ? 1 : sem == "release" ? 2 : 3;
+  // Another block's shared memory is outside the block scope; CCCL's atomic_ref has no
+  // cluster scope, so such an atomic takes the device scope, which covers the cluster.
+  Type ptr = op->getOperand(0).getType();
+  if (auto tensor = dyn_cast<RankedTensorType>(ptr)) ptr = tensor.getElementType();
+  if (cast<ir::PointerType>(ptr).getMemorySpace() == MemorySpace::RemoteShared && scope == "cta") scope = "gpu";
   std::string scopeName = scope == "cta"   ? "cuda::thread_scope_block"
                           : scope == "sys" ? "cuda::thread_scope_system"
                                            : "cuda::thread_scope_device";

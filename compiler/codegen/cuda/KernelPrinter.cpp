@@ -33,12 +33,17 @@ void KernelPrinter::print(PrintedKernel &out) {
 
   std::ostringstream code;
   code << spelling_.namespaceBlock();
-  code << "extern \"C\" __global__ void __launch_bounds__(" << out.threadsPerBlock << ") " << out.name << "(" << params << ") {\n";
+  out.clusterSize = ir::clusterSize(f_);
+  std::string clusterDims = out.clusterSize > 1 ? "__cluster_dims__(" + std::to_string(out.clusterSize) + ", 1, 1) " : "";
+  code << "extern \"C\" __global__ void __launch_bounds__(" << out.threadsPerBlock << ") " << clusterDims << out.name << "(" << params
+       << ") {\n";
   code << sharedMemoryPreamble();
+  for (int id = 0; id < submeshBarriers_; ++id) code << "  tle::submesh_barrier_init<" << id << ">();\n";
   code << body_.str() << "}\n";
   out.code = code.str();
   out.sharedBytesExpression = sharedBytes();
   out.usesAtomics = usesAtomics_;
+  out.usesClusters = usesClusters_ || out.clusterSize > 1;
   out.rawFunctions = rawFunctions_;
 }
 
@@ -210,6 +215,7 @@ void KernelPrinter::printOperation(Operation *op) {
       .Case<ir::BarrierOp>([&](ir::BarrierOp b) {
         line() << "tle::barrier();" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
       })
+      .Case<gpu::ClusterRankOp, ir::RemoteOp, ir::DistributedBarrierOp>([&](Operation *) { printClusterOperation(op); })
       .Case<ir::ReduceOp>([&](ir::ReduceOp r) { reduce(r); })
       .Case<ir::ScanOp>([&](ir::ScanOp s) { scan(s); })
       .Case<ir::RawCallOp>([&](ir::RawCallOp r) { rawCall(r); })
@@ -407,6 +413,31 @@ void KernelPrinter::printBufferOperation(Operation *op) {
       })
       .Case<gpu::LocalLoadOp>(
           [&](gpu::LocalLoadOp l) { define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded"); });
+}
+
+// Thread-block clusters: ranks, distributed shared memory, cluster and sub-mesh barriers.
+void KernelPrinter::printClusterOperation(Operation *op) {
+  usesClusters_ = true;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<gpu::ClusterRankOp>([&](gpu::ClusterRankOp) { define(op, "tle::cluster_rank()", "cluster_rank"); })
+      .Case<ir::RemoteOp>([&](ir::RemoteOp r) {
+        if (r.getSpace() != "cluster") throw Unsupported{"tle.remote across GPUs (space='device')"};
+        define(op, "tle::cluster_map(" + expr(r.getSrc()) + ", " + expr(r.getShard()) + ")", "remote");
+      })
+      .Case<ir::DistributedBarrierOp>([&](ir::DistributedBarrierOp b) {
+        std::string why = b.getReason() ? "  // " + b.getReason()->str() : "";
+        if (b.getKind() == "cluster") {
+          line() << "tle::cluster_barrier();" << why << "\n";
+        } else if (b.getKind() == "submesh") {
+          unsigned mask = 0;
+          for (int64_t a : b.getAxes()) mask |= 1u << a;
+          std::string dims;
+          for (int64_t d : b.getShape()) dims += ", " + std::to_string(d);
+          line() << "tle::submesh_barrier<" << submeshBarriers_++ << ", " << mask << "u" << dims << ">();" << why << "\n";
+        } else {
+          throw Unsupported{"tle.distributed_barrier over " + std::string(b.getKind() == "grid" ? "the whole grid" : "GPUs")};
+        }
+      });
 }
 
 void KernelPrinter::printDebugOperation(Operation *op) {

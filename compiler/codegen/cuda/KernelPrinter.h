@@ -28,6 +28,8 @@ struct PrintedKernel {
   std::string code;                   // the layouts namespace and the __global__ function
   std::string sharedBytesExpression;  // a constant expression, valid after `code`
   bool usesAtomics = false;           // needs tle/cuda/atomic.cuh
+  unsigned clusterSize = 1;           // blocks per thread-block cluster (__cluster_dims__ along x)
+  bool usesClusters = false;          // needs tle/cuda/cluster.cuh
   // TLE-Raw CUDA functions the kernel calls: (name, source), printed once before the kernels.
   std::vector<std::pair<std::string, std::string>> rawFunctions;
 };

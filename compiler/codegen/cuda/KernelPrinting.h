@@ -76,6 +76,7 @@ class KernelPrinter {
   void printMemoryOperation(Operation *op);
   void printOperandOperation(Operation *op);
   void printRearrangement(Operation *op);
+  void printClusterOperation(Operation *op);
   void printBufferOperation(Operation *op);
   void printDebugOperation(Operation *op);
 
@@ -128,6 +129,8 @@ class KernelPrinter {
   llvm::DenseMap<Value, std::pair<std::string, std::string>> rings_;  // ring -> (its slots, slot bytes)
   llvm::DenseMap<Operation *, std::string> slotVars_;                  // ring loop -> its slot variable
   bool usesAtomics_ = false;
+  bool usesClusters_ = false;
+  int submeshBarriers_ = 0;  // sub-mesh barriers printed so far: each has its own counters
   std::vector<std::pair<std::string, std::string>> rawFunctions_;
 };
 

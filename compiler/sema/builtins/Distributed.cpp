@@ -3,6 +3,7 @@
 #include "sema/builtins/Registry.h"
 
 #include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
 
 #include <set>
 
@@ -36,12 +37,29 @@ bool isDeviceLevel(const Value &mesh, size_t axis) {
   return level == "node" || level == "device";
 }
 
+bool isClusterLevel(const Value &mesh, size_t axis) { return axis < mesh.levels.size() && mesh.levels[axis] == "block_cluster"; }
+
+// The largest cluster whose size every GPU with clusters supports (more needs a
+// non-portable opt-in at launch time).
+constexpr int64_t kPortableClusterBlocks = 8;
+
 void noteLaunchMesh(LoweringContext &cx, const Value &mesh, SourceRange at, const std::string &what) {
   BuiltinState &state = cx.state();
   if (!state.launchMesh) {
     Value launch = makeMesh(mesh.launchNames, mesh.launchDims, mesh.launchLevels, &mesh);
+    int64_t blocks = 1;
+    for (size_t i = 0; i < launch.dims.size(); ++i)
+      if (isClusterLevel(launch, i)) blocks *= launch.dims[i];
+    if (blocks > 1 && !cx.target().has(Feature::Clusters))
+      cx.fail(at, DiagId::TierNotForTarget, "the mesh's block_cluster level launches thread-block clusters of " + std::to_string(blocks) +
+                                                " blocks, which need cuda:sm_90 or later; the target is " + cx.target().name());
+    if (blocks > kPortableClusterBlocks)
+      cx.fail(at, DiagId::ShapeMismatch, "the mesh's block_cluster level makes clusters of " + std::to_string(blocks) +
+                                             " blocks, over the portable limit of " + std::to_string(kPortableClusterBlocks) +
+                                             " (larger, non-portable clusters are not supported by tlec yet)");
     state.launchMesh = launch;
     state.launchMeshAt = at;
+    state.clusterSize = static_cast<unsigned>(blocks);
     return;
   }
   if (state.launchMesh->names != mesh.launchNames || state.launchMesh->dims != mesh.launchDims) {
@@ -217,49 +235,81 @@ Value sharding(LoweringContext &cx, BuiltinCall &c) {
   return spec;
 }
 
-// tle.shard_id(mesh, axis): this program's coordinate along a mesh axis.
-Value shardId(LoweringContext &cx, BuiltinCall &c) {
-  SourceRange at = c.at;
-  const Value mesh = meshOperand(cx, c);
-  std::optional<Value> axisArg = argAt(c.args, 1, "axis");
-  if (!axisArg) cx.fail(at, DiagId::ArgumentMismatch, "tle.shard_id needs a mesh axis");
-  size_t axis = 0;
-  if (axisArg->kind == Value::Kind::Str) {
-    checkAxis(cx, mesh, axisArg->text, at);
-    while (mesh.names[axis] != axisArg->text) ++axis;
-  } else {
-    int64_t i = cx.requireInt(*axisArg, at, "the mesh axis");
-    int64_t n = static_cast<int64_t>(mesh.dims.size());
-    if (i < -n || i >= n) cx.fail(at, DiagId::ShapeMismatch, "axis index " + std::to_string(i) + " is out of range for the mesh (" + axisList(mesh) + ")");
-    axis = static_cast<size_t>(i < 0 ? i + n : i);
-  }
-  noteLaunchMesh(cx, mesh, at, "tle.shard_id's mesh");
+// This program's coordinate along axis `axis` of `mesh` (noteLaunchMesh has run).
+Value axisCoordinate(LoweringContext &cx, const Value &mesh, size_t axis, SourceRange at) {
+  TType i32;
+  i32.dtype = DType::I32;
+  mlir::OpBuilder &b = cx.builder();
+  auto coordinate = [&](Value linear, int64_t stride) {
+    Value coord = stride == 1 ? linear : cx.binary(ast::BinaryOp::FloorDiv, linear, Value::ofInt(stride), at, at, at);
+    return cx.binary(ast::BinaryOp::Mod, coord, Value::ofInt(mesh.dims[axis]), at, at, at);
+  };
   if (isDeviceLevel(mesh, axis)) {
     // Across GPUs: the process's rank enumerates the node and device axes row-major.
     int64_t stride = 1;
     for (size_t i = axis + 1; i < mesh.dims.size(); ++i)
       if (isDeviceLevel(mesh, i)) stride *= mesh.dims[i];
-    TType i32;
-    i32.dtype = DType::I32;
-    mlir::OpBuilder &b = cx.builder();
-    Value rank = Value::ofRuntime(b.create<tle::ir::RankOp>(cx.loc(at), b.getI32Type()).getResult(), i32);
-    Value coord = cx.binary(ast::BinaryOp::FloorDiv, rank, Value::ofInt(stride), at, at, at);
-    return cx.binary(ast::BinaryOp::Mod, coord, Value::ofInt(mesh.dims[axis]), at, at, at);
+    return coordinate(Value::ofRuntime(b.create<tle::ir::RankOp>(cx.loc(at), b.getI32Type()).getResult(), i32), stride);
   }
-  // Program instances enumerate the block levels of the mesh row-major: coordinate =
-  // linear / stride % size.
-  int64_t total = 1, stride = 1;
-  for (size_t i = 0; i < mesh.dims.size(); ++i)
-    if (!isDeviceLevel(mesh, i)) total *= mesh.dims[i];
+  if (isClusterLevel(mesh, axis)) {
+    // Within the cluster: the block's cluster rank enumerates the launch mesh's
+    // block_cluster axes row-major (a view keeps the launch mesh's axis names).
+    const Value &launch = *cx.state().launchMesh;
+    size_t k = 0;
+    while (k < launch.names.size() && launch.names[k] != mesh.names[axis]) ++k;
+    int64_t stride = 1;
+    for (size_t i = k + 1; i < launch.dims.size(); ++i)
+      if (isClusterLevel(launch, i)) stride *= launch.dims[i];
+    return coordinate(Value::ofRuntime(b.create<tle::gpu::ClusterRankOp>(cx.loc(at), b.getI32Type()).getResult(), i32), stride);
+  }
+  // Program instances enumerate the other block levels of the mesh row-major (and wrap
+  // around after the last); with clusters, program ids count clusters of consecutive
+  // blocks first.
+  int64_t stride = 1;
   for (size_t i = axis + 1; i < mesh.dims.size(); ++i)
-    if (!isDeviceLevel(mesh, i)) stride *= mesh.dims[i];
-  TType i32;
-  i32.dtype = DType::I32;
-  mlir::OpBuilder &b = cx.builder();
+    if (!isDeviceLevel(mesh, i) && !isClusterLevel(mesh, i)) stride *= mesh.dims[i];
   Value pid = Value::ofRuntime(b.create<tle::ir::ProgramIdOp>(cx.loc(at), b.getI32Type(), b.getI32IntegerAttr(0)).getResult(), i32);
-  Value linear = cx.binary(ast::BinaryOp::Mod, pid, Value::ofInt(total), at, at, at);
-  Value coord = cx.binary(ast::BinaryOp::FloorDiv, linear, Value::ofInt(stride), at, at, at);
-  return cx.binary(ast::BinaryOp::Mod, coord, Value::ofInt(mesh.dims[axis]), at, at, at);
+  if (cx.state().clusterSize > 1) pid = cx.binary(ast::BinaryOp::FloorDiv, pid, Value::ofInt(cx.state().clusterSize), at, at, at);
+  return coordinate(pid, stride);
+}
+
+// tle.shard_id(mesh, axis): this program's coordinate along a mesh axis. A level name
+// ("node" for [("node_x", 2), ("node_y", 2)]) is the coordinate along all of its axes,
+// row-major.
+Value shardId(LoweringContext &cx, BuiltinCall &c) {
+  SourceRange at = c.at;
+  const Value mesh = meshOperand(cx, c);
+  std::optional<Value> axisArg = argAt(c.args, 1, "axis");
+  if (!axisArg) cx.fail(at, DiagId::ArgumentMismatch, "tle.shard_id needs a mesh axis");
+  std::vector<size_t> axes;
+  if (axisArg->kind == Value::Kind::Str) {
+    for (size_t i = 0; i < mesh.names.size(); ++i)
+      if (mesh.names[i] == axisArg->text) axes.push_back(i);
+    if (axes.empty())
+      for (size_t i = 0; i < mesh.levels.size(); ++i)
+        if (mesh.levels[i] == axisArg->text) axes.push_back(i);
+    if (axes.empty()) {
+      std::string levels;
+      for (size_t i = 0; i < mesh.levels.size(); ++i)
+        if (!mesh.levels[i].empty() && (i == 0 || mesh.levels[i] != mesh.levels[i - 1])) levels += (levels.empty() ? "" : ", ") + mesh.levels[i];
+      cx.fail(at, DiagId::ShapeMismatch, "unknown mesh axis '" + axisArg->text + "'; the mesh has: " + axisList(mesh) +
+                                             (levels.empty() ? "" : " (levels: " + levels + ")"));
+    }
+  } else {
+    int64_t i = cx.requireInt(*axisArg, at, "the mesh axis");
+    int64_t n = static_cast<int64_t>(mesh.dims.size());
+    if (i < -n || i >= n) cx.fail(at, DiagId::ShapeMismatch, "axis index " + std::to_string(i) + " is out of range for the mesh (" + axisList(mesh) + ")");
+    axes.push_back(static_cast<size_t>(i < 0 ? i + n : i));
+  }
+  noteLaunchMesh(cx, mesh, at, "tle.shard_id's mesh");
+  Value id;
+  for (size_t axis : axes) {
+    Value coord = axisCoordinate(cx, mesh, axis, at);
+    id = id.kind == Value::Kind::None
+             ? coord
+             : cx.binary(ast::BinaryOp::Add, cx.binary(ast::BinaryOp::Mul, id, Value::ofInt(mesh.dims[axis]), at, at, at), coord, at, at, at);
+  }
+  return id;
 }
 
 Value makeShardedTensor(LoweringContext &cx, BuiltinCall &c) {

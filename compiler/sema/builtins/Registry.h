@@ -107,7 +107,10 @@ std::vector<Value> callCombine(LoweringContext &cx, const Value &fn, const std::
 // True when axis `axis` of a mesh is a node or device level (across GPUs), not a block
 // level (Distributed.cpp).
 bool isDeviceLevel(const Value &mesh, size_t axis);
-// Fixes the kernel's launch mesh at its first use; later meshes must be views of it.
+// True when axis `axis` of a mesh is a block_cluster level (blocks of one thread-block cluster).
+bool isClusterLevel(const Value &mesh, size_t axis);
+// Fixes the kernel's launch mesh at its first use (and with it the cluster size, checked
+// against the target); later meshes must be views of it.
 // `what` names the mesh in the error ("tle.distributed_barrier's mesh").
 void noteLaunchMesh(LoweringContext &cx, const Value &mesh, SourceRange at, const std::string &what);
 

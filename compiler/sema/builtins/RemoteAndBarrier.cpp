@@ -51,6 +51,20 @@ Value remote(LoweringContext &cx, BuiltinCall &c) {
     scope = &*a[2];
     noteLaunchMesh(cx, *scope, where[2], "tle.remote's scope");
   }
+  if (space == "cluster") {
+    // DSMEM reaches the blocks of this block's cluster: the kernel must be launched on clusters.
+    const BuiltinState &state = cx.state();
+    if (!state.launchMesh)
+      cx.fail(at, DiagId::TypeMismatch, "tle.remote on shared memory reaches another block of this block's thread-block cluster, but the "
+                                        "kernel is not launched on clusters: give scope=mesh with a mesh that has a block_cluster level");
+    if (state.clusterSize <= 1) {
+      cx.diags().report(DiagId::ShapeMismatch, scope ? where[2] : at,
+                        "tle.remote on shared memory needs a thread-block cluster, but the kernel's launch mesh has no block_cluster "
+                        "level of more than one block")
+          .note(state.launchMeshAt, "the launch mesh was fixed here");
+      throw LoweringFailed{};
+    }
+  }
   // The scope axes the shard id ranges over.
   std::vector<size_t> axes;
   if (scope) {
@@ -106,6 +120,9 @@ Value remote(LoweringContext &cx, BuiltinCall &c) {
     if (scope && !axes.empty() && v >= shards)
       cx.fail(where[1], DiagId::ShapeMismatch, "shard_id " + std::to_string(v) + " is out of range for the " + std::to_string(shards) +
                                                    " shards of the scope's " + levelWords + " axes (" + names(axisNames) + ")");
+    if (space == "cluster" && v >= cx.state().clusterSize)
+      cx.fail(where[1], DiagId::ShapeMismatch, "shard_id " + std::to_string(v) + " is out of range for a cluster of " +
+                                                   std::to_string(cx.state().clusterSize) + " blocks");
     shard = cx.toRuntime(Value::ofInt(v), where[1], &i32);
   }
   TType t = x.type;
@@ -124,8 +141,10 @@ Value distributedBarrier(LoweringContext &cx, BuiltinCall &c) {
   mlir::OpBuilder &b = cx.builder();
   mlir::Location l = cx.loc(at);
   if (!a[0] || a[0]->kind == Value::Kind::None) {
-    b.create<tle::ir::DistributedBarrierOp>(l, b.getStringAttr("cluster"), b.getDenseI64ArrayAttr({}),
-                                            b.getDenseI64ArrayAttr({}));
+    if (!cx.target().has(Feature::Clusters))
+      cx.fail(at, DiagId::TierNotForTarget, "tle.distributed_barrier() synchronizes the thread-block cluster, which needs cuda:sm_90 or "
+                                            "later; the target is " + cx.target().name() + " (use tl.debug_barrier() for the block)");
+    b.create<tle::ir::DistributedBarrierOp>(l, "cluster", llvm::ArrayRef<int64_t>{}, llvm::ArrayRef<int64_t>{});
     return Value::none();
   }
   const Value &mesh = *a[0];
@@ -160,8 +179,21 @@ Value distributedBarrier(LoweringContext &cx, BuiltinCall &c) {
   }
   std::sort(axes.begin(), axes.end());
   std::string kind = device ? "device" : block ? "grid" : axes == clusterAxes ? "cluster" : "submesh";
-  b.create<tle::ir::DistributedBarrierOp>(l, b.getStringAttr(kind), b.getDenseI64ArrayAttr(launch.dims),
-                                          b.getDenseI64ArrayAttr(axes));
+  if (kind == "submesh") {
+    // In the cluster's own coordinates: its block_cluster axes, and which of them the
+    // synchronizing blocks span.
+    std::vector<int64_t> clusterShape, memberAxes;
+    for (size_t k = 0; k < clusterAxes.size(); ++k) {
+      clusterShape.push_back(launch.dims[clusterAxes[k]]);
+      if (std::find(axes.begin(), axes.end(), clusterAxes[k]) != axes.end()) memberAxes.push_back(static_cast<int64_t>(k));
+    }
+    if (memberAxes.size() != axes.size())
+      cx.fail(where[0], DiagId::ShapeMismatch, "tle.distributed_barrier synchronizes the blocks of a cluster or of the whole grid; this "
+                                               "sub-mesh mixes block_cluster axes with others");
+    b.create<tle::ir::DistributedBarrierOp>(l, kind, clusterShape, memberAxes);
+    return Value::none();
+  }
+  b.create<tle::ir::DistributedBarrierOp>(l, kind, launch.dims, axes);
   return Value::none();
 }
 

@@ -20,6 +20,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createStageDotOperands());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanSharedMemory());
   pm.addNestedPass<mlir::func::FuncOp>(createInsertBarriers());
+  pm.addNestedPass<mlir::func::FuncOp>(createInsertClusterBarriers());
 }
 
 }  // namespace tle::cuda

@@ -9,8 +9,8 @@
 // body access conflicts with what was pending before the loop, the barrier goes once before
 // the loop rather than into every iteration. Buffers that share bytes
 // (tle-plan-shared-memory) are one for this purpose. Ops that synchronize the block
-// themselves end the pending set: tle.barrier, tle_gpu.async_wait, a tle_gpu.copy into a
-// buffer (the device library's copy has a barrier on each side) and TLE-Raw calls (the call
+// themselves end the pending set: tle.barrier, cluster and sub-mesh barriers (every thread
+// of the block takes part), tle_gpu.async_wait, a tle_gpu.copy into a buffer (the device library's copy has a barrier on each side) and TLE-Raw calls (the call
 // is bracketed by barriers). Scalars are uniform across the block (Triton's model), so a
 // barrier under an scf.if or in an scf.while is reached by every thread.
 #include "transforms/cuda/Passes.h"
@@ -55,7 +55,7 @@ class BarrierPlacement {
   // `insert` (otherwise only follows what they would do).
   Pending walk(Block &block, Pending pending, bool insert) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      if (isa<ir::BarrierOp, gpu::AsyncWaitOp, ir::RawCallOp>(op) ||
+      if (isa<ir::BarrierOp, ir::DistributedBarrierOp, gpu::AsyncWaitOp, ir::RawCallOp>(op) ||
           (isa<gpu::CopyOp>(op) && isa<ir::BufferType>(cast<gpu::CopyOp>(op).getDst().getType()))) {
         pending.clear();
         continue;

@@ -82,4 +82,15 @@ def InsertBarriers : Pass<"tle-insert-barriers", "::mlir::func::FuncOp"> {
   }];
 }
 
+def InsertClusterBarriers : Pass<"tle-insert-cluster-barriers", "::mlir::func::FuncOp"> {
+  let summary = "place the cluster barriers a cluster kernel needs at its start and end";
+  let description = [{
+    In a kernel whose blocks reach each other's shared memory (tle.remote on shared memory)
+    or synchronize sub-meshes of the cluster: a cluster barrier before the kernel returns, so
+    that no block's shared memory goes away while another block may still access it; and,
+    with sub-mesh barriers, one at the start, after which every block's barrier counters
+    are initialized before any other block counts on them.
+  }];
+}
+
 #endif

@@ -7,7 +7,8 @@
 //     pointer carried through a loop keeps the buffer alive for the whole loop and after it).
 //     Data loaded through them does not count. Lifetimes are intervals of the function
 //     body's top-level ops: a use nested in a loop or branch counts as a use by the op that
-//     holds it there (conservative for two buffers of one loop body; they never share).
+//     holds it there (conservative for two buffers of one loop body; they never share). A
+//     buffer given to tle.remote lives to the end: other blocks of the cluster reach it.
 //     tle-insert-barriers orders the reuse: it sees buffers that share bytes as one.
 //   - scratch: one region after the buffers that every library call needing scratch shares
 //     (its size is the device library's to compute); TLE-Raw calls stage their block
@@ -82,6 +83,10 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       for (size_t i = 0; i < derived.size(); ++i) {
         for (OpOperand &use : derived[i].getUses()) {
           Operation *user = use.getOwner();
+          // Made reachable by the other blocks of the cluster (tle.remote gives them the same
+          // offset in their own memory): they may access it until the kernel ends.
+          if (auto remote = dyn_cast<ir::RemoteOp>(user); remote && remote.getSpace() == "cluster")
+            life.last = static_cast<int64_t>(top.getOperations().size());
           life.last = std::max(life.last, position.lookup(topLevel(user)));
           auto derive = [&](Value v) {
             if (canAddress(v)) derived.insert(v);

@@ -36,6 +36,7 @@ typedef struct tleKernel {
   struct CUfunc_st *function;
   int threadsPerBlock;
   int dynamicSharedBytes;
+  int clusterSize; /* blocks per thread-block cluster along x (1: no clusters) */
 } tleKernel;
 
 /* The driver functions used, resolved once. CUresult values are cudaError_t values. */
@@ -124,12 +125,14 @@ static inline tleStatus tleModuleGetKernel(tleModule module, const char *name, t
   if (snprintf(factsName, sizeof factsName, "%s_tle_launch", name) >= (int)sizeof factsName) return TLE_ERROR_INVALID_ARGUMENT;
   unsigned long long address = 0;
   size_t bytes = 0;
-  int facts[2] = {0, 0};
-  if (d->moduleGetGlobal(&address, &bytes, module, factsName) != 0 || bytes != sizeof facts) return TLE_ERROR_NOT_A_TLE_KERNEL;
-  status = d->memcpyDtoH(facts, address, sizeof facts);
+  int facts[3] = {0, 0, 1}; /* tlec before clusters wrote the first two */
+  if (d->moduleGetGlobal(&address, &bytes, module, factsName) != 0 || (bytes != sizeof facts && bytes != 2 * sizeof(int)))
+    return TLE_ERROR_NOT_A_TLE_KERNEL;
+  status = d->memcpyDtoH(facts, address, bytes);
   if (status != TLE_SUCCESS) return status;
   kernel->threadsPerBlock = facts[0];
   kernel->dynamicSharedBytes = facts[1];
+  kernel->clusterSize = facts[2];
   if (facts[1] > 48 * 1024) {
     const int maxDynamicSharedBytes = 8; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     status = d->funcSetAttribute(kernel->function, maxDynamicSharedBytes, facts[1]);
@@ -143,6 +146,8 @@ static inline tleStatus tleKernelLaunch(const tleKernel *kernel, tleStream strea
                                         unsigned grid_z, void **args) {
   if (!kernel || !kernel->function) return TLE_ERROR_INVALID_ARGUMENT;
   if (grid_x == 0 || grid_y == 0 || grid_z == 0) return TLE_SUCCESS;
+  /* The cluster's dimensions are compiled into the kernel (__cluster_dims__). */
+  if (kernel->clusterSize > 1 && grid_x % (unsigned)kernel->clusterSize != 0) return TLE_ERROR_CLUSTER_GRID;
   const tleDriver *d = tleDriverGet_();
   if (!d) return TLE_ERROR_NO_DRIVER;
   return d->launchKernel(kernel->function, grid_x, grid_y, grid_z, (unsigned)kernel->threadsPerBlock, 1, 1,

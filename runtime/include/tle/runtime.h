@@ -28,6 +28,9 @@ typedef int tleStatus;
 /* tle/module.h: the module has the function but not the launch facts tlec writes beside it
  * (NAME_tle_launch): it was not compiled by tlec. */
 #define TLE_ERROR_NOT_A_TLE_KERNEL (-5)
+/* A kernel launched on thread-block clusters (a block_cluster mesh level) got a grid_x that
+ * is not a multiple of its cluster size; nothing was launched. */
+#define TLE_ERROR_CLUSTER_GRID (-6)
 
 /* A short description of a tlec status; CUDA codes are described as "CUDA error N". */
 static inline const char *tleStatusName(tleStatus status) {
@@ -38,6 +41,7 @@ static inline const char *tleStatusName(tleStatus status) {
   case TLE_ERROR_NO_DRIVER: return "the CUDA driver (libcuda.so.1) could not be loaded";
   case TLE_ERROR_FILE: return "the file could not be read";
   case TLE_ERROR_NOT_A_TLE_KERNEL: return "the module's kernel was not compiled by tlec (no NAME_tle_launch)";
+  case TLE_ERROR_CLUSTER_GRID: return "grid_x is not a multiple of the kernel's thread-block cluster size";
   default: return status > 0 ? "CUDA error (see cudaGetErrorString)" : "unknown tlec status";
   }
 }
@@ -50,6 +54,8 @@ typedef struct tleKernelResources {
   int registersPerThread;
   int maxBlocksPerSM;       /* occupancy on the queried device */
   int multiprocessorCount;  /* of the queried device */
+  int clusterSize;          /* blocks per thread-block cluster (1: no clusters) */
+  int maxActiveClusters;    /* clusters that fit on the device at once (0: no clusters) */
 } tleKernelResources;
 
 #ifdef __cplusplus
