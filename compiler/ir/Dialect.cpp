@@ -332,9 +332,24 @@ static LogicalResult verifyTile(Operation *op, RankedTensorType src, RankedTenso
   return success();
 }
 
-LogicalResult ExtractTileOp::verify() { return verifyTile(*this, getSrc().getType(), getType(), getOffsets()); }
+namespace {
+template <class TileOp>
+LogicalResult verifyDynamicOffsets(TileOp op) {
+  if (op.getDynamicOffsets().empty()) return success();
+  if (op.getDynamicOffsets().size() != static_cast<size_t>(op.getSrc().getType().getRank()))
+    return op.emitOpError("needs one dynamic offset per dimension");
+  if (llvm::any_of(op.getOffsets(), [](int64_t o) { return o != 0; })) return op.emitOpError("with dynamic offsets, offsets must be zeros");
+  return success();
+}
+}  // namespace
+
+LogicalResult ExtractTileOp::verify() {
+  if (failed(verifyDynamicOffsets(*this))) return failure();
+  return verifyTile(*this, getSrc().getType(), getType(), getOffsets());
+}
 
 LogicalResult InsertTileOp::verify() {
+  if (failed(verifyDynamicOffsets(*this))) return failure();
   return verifyTile(*this, getSrc().getType(), getTile().getType(), getOffsets());
 }
 
@@ -485,6 +500,12 @@ LogicalResult RemoteOp::verify() {
     return success();
   }
   return emitOpError("space must be 'cluster' or 'device'");
+}
+
+LogicalResult HistogramOp::verify() {
+  if (getSrc().getType().getRank() != 1 || getResult().getType().getRank() != 1) return emitOpError("takes and gives 1-D tensors");
+  if (getMask() && getMask().getType().getShape() != getSrc().getType().getShape()) return emitOpError("mask must have the input's shape");
+  return success();
 }
 
 LogicalResult DistributedBarrierOp::verify() {

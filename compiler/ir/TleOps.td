@@ -198,17 +198,22 @@ def Tle_SymmAtOp : Tle_Op<"symm_at", [Pure, AllTypesMatch<["ptr", "result"]>]> {
 // ---- TLE-Lite tiles and scans ----------------------------------------------------------
 def Tle_ExtractTileOp : Tle_Op<"extract_tile", [Pure]> {
   let summary = "the sub-tile of `src` starting at `offsets` (multiples of the result shape)";
-  let arguments = (ins AnyRankedTensor:$src, DenseI64ArrayAttr:$offsets);
+  let description = [{
+    With `dynamicOffsets` (one i32 element offset per dimension, known at run time), those
+    are the offsets and `offsets` is all zeros.
+  }];
+  let arguments = (ins AnyRankedTensor:$src, Variadic<I32>:$dynamicOffsets, DenseI64ArrayAttr:$offsets);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src (`[` $dynamicOffsets^ `]`)? attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
 }
 
 def Tle_InsertTileOp : Tle_Op<"insert_tile", [Pure, AllTypesMatch<["src", "result"]>]> {
   let summary = "`src` with the sub-tile at `offsets` replaced by `tile`";
-  let arguments = (ins AnyRankedTensor:$src, AnyRankedTensor:$tile, DenseI64ArrayAttr:$offsets);
+  let description = [{ `dynamicOffsets` as for tle.extract_tile. }];
+  let arguments = (ins AnyRankedTensor:$src, AnyRankedTensor:$tile, Variadic<I32>:$dynamicOffsets, DenseI64ArrayAttr:$offsets);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$src `,` $tile attr-dict `:` type($src) `,` type($tile)";
+  let assemblyFormat = "$src `,` $tile (`[` $dynamicOffsets^ `]`)? attr-dict `:` type($src) `,` type($tile)";
   let hasVerifier = 1;
 }
 
@@ -329,6 +334,26 @@ def Tle_GatherOp : Tle_Op<"gather", [Pure]> {
   let arguments = (ins AnyRankedTensor:$src, RankedTensorOf<[AnySignlessInteger]>:$indices, I32Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src `[` $indices `]` attr-dict `:` type($src) `,` type($indices) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tle_SortOp : Tle_Op<"sort", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "`src` sorted along its last dimension (tl.sort; tl.topk sorts descending)";
+  let description = [{ `isUnsigned` compares integers as unsigned (integer types are signless). }];
+  let arguments = (ins RankedTensorOf<[AnyInteger, AnyFloat]>:$src, BoolAttr:$descending, BoolAttr:$isUnsigned);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
+def Tle_HistogramOp : Tle_Op<"histogram", [Pure]> {
+  let summary = "counts of the values 0 .. bins-1 in a 1-D integer tensor (tl.histogram)";
+  let description = [{
+    The result has one i32 count per bin (its length is the number of bins). Values outside
+    [0, bins) and elements where `mask` is false are not counted.
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger]>:$src, Optional<RankedTensorOf<[I1]>>:$mask);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = "$src (`mask` $mask^)? attr-dict `:` type($src) (`,` type($mask)^)? `->` type($result)";
   let hasVerifier = 1;
 }
 

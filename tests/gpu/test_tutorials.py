@@ -351,6 +351,46 @@ def test_gpu_buffers(k):
     check("transposes through a buffer, round after round (barriers inside the loop)", out, x.double().transpose(1, 2).sum(0).float(), 1e-5, 1e-5)
 
 
+def test_core_functions(k):
+    # tl.sort both ways, unsigned sort through tl.dtype("uint32"), tl.topk.
+    r, n, kk = 8, 128, 16
+    x = torch.randn(r, n, device="cuda")
+    x[0, :8] = x[0, 8:16]  # ties
+    u = torch.randint(-2**31, 2**31 - 1, (r, n), device="cuda", dtype=torch.int32)
+    asc, desc, top = (torch.full_like(x, float("nan")) for _ in range(3))
+    top = torch.full((r, kk), float("nan"), device="cuda")
+    usort = torch.full_like(u, 7)
+    k["sort_rows"]([1], x, u, asc, desc, usort, top)
+    check("tl.sort ascending (rows of 128)", asc, x.sort(dim=1).values, 0, 0)
+    check("tl.sort descending", desc, x.sort(dim=1, descending=True).values, 0, 0)
+    unsigned = (u.long() & 0xFFFFFFFF).sort(dim=1).values
+    check("tl.sort of uint32 (unsigned order)", usort.long() & 0xFFFFFFFF, unsigned, 0, 0)
+    check("tl.topk (16 of 128, largest first)", top, x.topk(kk, dim=1).values, 0, 0)
+    # tl.histogram with a mask, tl.reduce_or.
+    vals = torch.randint(-5, 80, (1024,), device="cuda", dtype=torch.int32)
+    hist = torch.full((64,), -1, device="cuda", dtype=torch.int32)
+    ors = torch.full((16,), -1, device="cuda", dtype=torch.int32)
+    used = 1000
+    k["histogram_or"]([1], vals, hist, ors, used)
+    v = vals[:used].long()
+    v = v[(v >= 0) & (v < 64)]
+    check("tl.histogram (masked, values outside the bins ignored)", hist, torch.bincount(v, minlength=64).int(), 0, 0)
+    want = torch.zeros(16, dtype=torch.int64, device="cuda")
+    for c in range(64):
+        want |= vals.view(16, 64)[:, c].long() & 0xFFFFFFFF
+    check("tl.reduce_or along rows", ors.long() & 0xFFFFFFFF, want, 0, 0)
+    # extract_tile / insert_tile at runtime indices.
+    x = torch.randn(32, 64, device="cuda")
+    for i, j in ((0, 0), (3, 1), (2, 3)):
+        out = torch.full((8, 16), float("nan"), device="cuda")
+        ins = torch.full_like(x, float("nan"))
+        k["tiles_at"]([1], x, out, ins, i, j)
+        check(f"extract_tile at runtime index ({i}, {j})", out, x[8 * i:8 * i + 8, 16 * j:16 * j + 16], 0, 0)
+        want = x.clone()
+        want[8 * i:8 * i + 8, 16 * j:16 * j + 16] = -1.0
+        check(f"insert_tile at runtime index {i * 4 + j}", ins, want, 0, 0)
+
+
 def test_clusters(k):
     # Coordinates: a 2 x 2 cluster (cy fastest), and a block level over clusters of 4.
     out = torch.full((8 * 3,), -1, dtype=torch.int32, device="cuda")
@@ -479,7 +519,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
+              (test_gpu_buffers, k), (test_core_functions, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

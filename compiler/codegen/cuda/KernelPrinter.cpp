@@ -209,7 +209,7 @@ void KernelPrinter::printOperation(Operation *op) {
       .Case<ir::DotOp, gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, gpu::OperandRingOp, gpu::AsyncCopyOp,
             gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp>([&](Operation *) { printOperandOperation(op); })
       .Case<ir::TransOp, ir::ReshapeOp, ir::JoinOp, ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp,
-            ir::ExclusiveCumsumOp>([&](Operation *) { printRearrangement(op); })
+            ir::ExclusiveCumsumOp, ir::SortOp, ir::HistogramOp>([&](Operation *) { printRearrangement(op); })
       .Case<ir::AllocOp, gpu::LocalPtrOp, gpu::CopyOp, gpu::LocalLoadOp>([&](Operation *) { printBufferOperation(op); })
       .Case<ir::PrintOp, ir::AssertOp>([&](Operation *) { printDebugOperation(op); })
       .Case<ir::BarrierOp>([&](ir::BarrierOp b) {
@@ -356,6 +356,17 @@ void KernelPrinter::printRearrangement(Operation *op) {
                << ");\n";
         bindPair(both, sp.getLhs(), "lhs", sp.getRhs(), "rhs");
       })
+      .Case<ir::SortOp>([&](ir::SortOp so) {
+        std::string smem = useScratch(spelling_.tileBytes(srcType));
+        define(op, std::string("tle::sort<") + (so.getDescending() ? "true" : "false") + ", " + (so.getIsUnsigned() ? "true" : "false") +
+                       ">(" + expr(so.getSrc()) + ", " + smem + ")",
+               "sorted");
+      })
+      .Case<ir::HistogramOp>([&](ir::HistogramOp h) {
+        std::string smem = useScratch("int(" + std::to_string(h.getType().getNumElements()) + " * sizeof(int32_t))");
+        std::string mask = h.getMask() ? "&" + expr(h.getMask()) : "static_cast<const tle::NoMask *>(nullptr)";
+        define(op, "tle::histogram<" + type(h.getType()) + ">(" + expr(h.getSrc()) + ", " + mask + ", " + smem + ")", "counts");
+      })
       .Case<ir::GatherOp>([&](ir::GatherOp g) {
         std::string smem = useScratch(spelling_.tileBytes(srcType));
         define(op, "tle::gather<" + type(g.getType()) + ", " + std::to_string(g.getAxis()) + ">(" + expr(g.getSrc()) + ", " +
@@ -364,12 +375,25 @@ void KernelPrinter::printRearrangement(Operation *op) {
       })
       .Case<ir::ExtractTileOp>([&](ir::ExtractTileOp e) {
         std::string smem = useScratch(spelling_.tileBytes(srcType));
+        if (!e.getDynamicOffsets().empty()) {
+          std::string offsets;
+          for (Value o : e.getDynamicOffsets()) offsets += (offsets.empty() ? "" : ", ") + expr(o);
+          define(op, "tle::extract_tile_at<" + type(e.getType()) + ">(" + expr(e.getSrc()) + ", {" + offsets + "}, " + smem + ")", "tile");
+          return;
+        }
         std::string offsets;
         for (int64_t o : e.getOffsets()) offsets += ", " + std::to_string(o);
         define(op, "tle::extract_tile<" + type(e.getType()) + offsets + ">(" + expr(e.getSrc()) + ", " + smem + ")", "tile");
       })
       .Case<ir::InsertTileOp>([&](ir::InsertTileOp i) {
         std::string smem = useScratch(spelling_.tileBytes(srcType));
+        if (!i.getDynamicOffsets().empty()) {
+          std::string offsets;
+          for (Value o : i.getDynamicOffsets()) offsets += (offsets.empty() ? "" : ", ") + expr(o);
+          define(op, "tle::insert_tile_at(" + expr(i.getSrc()) + ", " + expr(i.getTile()) + ", {" + offsets + "}, " + smem + ")",
+                 "inserted");
+          return;
+        }
         std::string offsets;
         for (int64_t o : i.getOffsets()) offsets += (offsets.empty() ? "" : ", ") + std::to_string(o);
         define(op, "tle::insert_tile<" + offsets + ">(" + expr(i.getSrc()) + ", " + expr(i.getTile()) + ", " + smem + ")", "inserted");

@@ -12,14 +12,16 @@ namespace {
 // Builtins tlec knows but does not lower yet: calling one is a "not implemented"
 // error rather than an unknown name.
 const std::set<std::string> kPlannedTl = {
-    "dot_scaled", "histogram", "sort", "flip", "randint", "rand", "randn", "inline_asm_elementwise", "swizzle2d",
-    "pointer_type", "topk", "condition", "map_elementwise", "extra"};
+    "dot_scaled", "flip", "randint", "rand", "randn", "inline_asm_elementwise", "swizzle2d",
+    "pointer_type", "condition", "map_elementwise", "extra"};
 const std::set<std::string> kPlannedTle = {"pipeline_group", "reshard", "distributed_dot", "gpu", "dsa"};
 
 // tl functions that are also methods of a block (x.cumsum(0), x.sum(axis=0), x.trans(), ...).
 const std::set<std::string> kScans = {"cumsum", "cumprod", "associative_scan"};
 const std::set<std::string> kSplitJoin = {"split", "join", "interleave", "ravel", "gather"};
-const std::set<std::string> kReductions = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce"};
+const std::set<std::string> kReductions = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce_or", "reduce",
+                                           // sorting and counting, also block methods
+                                           "sort", "topk", "histogram"};
 const std::set<std::string> kShapeOps = {"trans", "permute", "reshape", "view"};
 
 // The other tl functions tlec lowers.
@@ -57,6 +59,7 @@ Value builtinModuleAttribute(LoweringContext &cx, const Value &module, const std
   } else if (m == "triton.language" || m == "triton.language.math") {
     if (attr == "math") return Value::ofModule("triton.language.math");
     if (auto d = dtypeFromTlName(attr)) return Value::ofDType(*d);
+    if (attr == "dtype") return Value::ofBuiltin("triton.language.dtype");
     if (kTl.count(attr) || kReductions.count(attr) || kShapeOps.count(attr) || kScans.count(attr) || kSplitJoin.count(attr))
       return Value::ofBuiltin("triton.language." + attr);
     if (kPlannedTl.count(attr)) return Value::ofBuiltin("planned:tl." + attr);

@@ -152,7 +152,28 @@ Value pipelineGroup(LoweringContext &cx, BuiltinCall &c) {
 
 }  // namespace
 
+// tl.dtype("uint32"): a dtype by Triton's name for it (int1, int8 ... uint64, fp8e4nv ...,
+// fp16, bf16, fp32, fp64).
+Value dtypeByName(LoweringContext &cx, BuiltinCall &c) {
+  std::vector<SourceRange> where;
+  auto a = bindArgs(cx, "tl.dtype", {{"name", true}}, c.args, c.at, &where);
+  if (a[0]->kind != Value::Kind::Str) cx.fail(where[0], DiagId::TypeMismatch, "tl.dtype needs a dtype name (a string), got " + a[0]->describe());
+  const std::string &name = a[0]->text;
+  // Triton spells integers "int32"/"uint32" and floats "fp32"/"bf16".
+  std::optional<DType> d = dtypeFromTlName(name);
+  if (d && isFloat(*d)) d = std::nullopt;
+  if (!d) {
+    d = dtypeFromName(name);
+    if (d && !isFloat(*d)) d = std::nullopt;
+  }
+  if (!d)
+    cx.fail(where[0], DiagId::ConstantError, "'" + name + "' is not a dtype name; Triton's are int1, int8, int16, int32, int64, uint8, "
+                                             "uint16, uint32, uint64, fp8e4nv, fp8e5, fp8e4b15, fp8e4b8, fp8e5b16, fp16, bf16, fp32, fp64");
+  return Value::ofDType(*d);
+}
+
 void registerPythonBuiltins(BuiltinRegistry &r) {
+  r.add("triton.language.dtype", dtypeByName);
   r.add("range", onlyAsLoopIterable);
   for (const char *name : {"triton.language.static_range", "triton.language.range", "tle.range"}) r.add(name, onlyAsLoopIterable);
   r.add("min", pythonMinMax);

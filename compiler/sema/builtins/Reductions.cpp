@@ -154,7 +154,7 @@ std::vector<Value> reduceWithIndices(LoweringContext &cx, const Value &input, st
   return reduce(cx, {input, idx}, ax, keep, combine, at);
 }
 
-// tl.sum / max / min / argmax / argmin / xor_sum.
+// tl.sum / max / min / argmax / argmin / xor_sum / reduce_or.
 Value reduction(LoweringContext &cx, BuiltinCall &c) {
   const std::string &member = c.member;
   SourceRange at = c.at;
@@ -165,11 +165,23 @@ Value reduction(LoweringContext &cx, BuiltinCall &c) {
                ? bindArgs(cx, "tl." + member, {{"input", true}, {"axis", false}, {"return_indices", false},
                                                {"return_indices_tie_break_left", false}, {"keep_dims", false}}, c.args, at, &where)
            : arg ? bindArgs(cx, "tl." + member, {{"input", true}, {"axis", true}, {"tie_break_left", false}, {"keep_dims", false}}, c.args, at, &where)
+           : member == "reduce_or" ? bindArgs(cx, "tl.reduce_or", {{"input", true}, {"axis", false}, {"keep_dims", false}}, c.args, at, &where)
                  : bindArgs(cx, "tl." + member, {{"input", true}, {"axis", false}, {"keep_dims", false}, {"dtype", false}}, c.args, at, &where);
   Value input = *a[0];
   if (!input.isRuntime() || !input.type.isBlock() || input.type.isPointer)
     cx.fail(where[0], DiagId::TypeMismatch, "tl." + member + " needs a block of numbers, got " + (input.isRuntime() ? input.type.str() : input.describe()));
   std::optional<int64_t> axis = axisArg(cx, a[1], at);
+  if (member == "reduce_or") {
+    // Triton: the axis is required, integers only, and the result keeps the input's dtype.
+    if (!a[1] || a[1]->kind == Value::Kind::None) cx.fail(at, DiagId::ArgumentMismatch, "tl.reduce_or needs an axis");
+    if (!isInt(input.type.dtype))
+      cx.fail(where[0], DiagId::TypeMismatch, "tl.reduce_or needs integers, got " + std::string(dtypeName(input.type.dtype)));
+    bool keepDims = a[2] && cx.truthy(*a[2], at);
+    Combine combine = [&](const std::vector<Value> &x, const std::vector<Value> &y) {
+      return std::vector<Value>{cx.binary(ast::BinaryOp::BitOr, x[0], y[0], at, at, at)};
+    };
+    return reduce(cx, {input}, axis, keepDims, combine, at)[0];
+  }
   size_t keepIdx = member == "sum" || member == "xor_sum" ? 2 : 4;
   if (arg) keepIdx = 3;
   bool keep = a[keepIdx] && cx.truthy(*a[keepIdx], at);
@@ -178,7 +190,7 @@ Value reduction(LoweringContext &cx, BuiltinCall &c) {
     DType d = input.type.dtype;
     if (member == "xor_sum" && !isInt(d)) cx.fail(at, DiagId::TypeMismatch, "tl.xor_sum needs integers, got " + std::string(dtypeName(d)));
     if (a[3] && a[3]->kind != Value::Kind::None) d = cx.requireDType(*a[3], where[3], "dtype");
-    else if (isInt(d) && bitWidth(d) < 32) d = isUnsigned(d) ? DType::U32 : DType::I32;  // Triton's overflow guard
+    else if (member == "sum" && isInt(d) && bitWidth(d) < 32) d = isUnsigned(d) ? DType::U32 : DType::I32;  // Triton's overflow guard
     if (d != input.type.dtype) input = cx.cast(input, d, at);
     ast::BinaryOp op = member == "sum" ? ast::BinaryOp::Add : ast::BinaryOp::BitXor;
     Combine combine = [&](const std::vector<Value> &x, const std::vector<Value> &y) {
@@ -200,7 +212,7 @@ Value reduction(LoweringContext &cx, BuiltinCall &c) {
 }  // namespace
 
 void registerReductionBuiltins(BuiltinRegistry &r) {
-  for (const char *name : {"sum", "max", "min", "argmax", "argmin", "xor_sum"}) r.addTlOrMethod(name, reduction);
+  for (const char *name : {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce_or"}) r.addTlOrMethod(name, reduction);
   r.addTlOrMethod("reduce", reduceWithCombineFn);
 }
 

@@ -43,7 +43,7 @@ const BuiltinRegistry &BuiltinRegistry::get() {
     BuiltinRegistry r;
     for (void (*family)(BuiltinRegistry &) :
          {registerPythonBuiltins, registerCreationBuiltins, registerMemoryBuiltins, registerDescriptorBuiltins,
-          registerDotBuiltins, registerReductionBuiltins, registerScanBuiltins, registerElementwiseBuiltins,
+          registerDotBuiltins, registerReductionBuiltins, registerSortingBuiltins, registerScanBuiltins, registerElementwiseBuiltins,
           registerMathExtraBuiltins, registerShapeBuiltins, registerSplitJoinBuiltins, registerGpuStructBuiltins,
           registerWarpSpecializeBuiltins, registerPipeBuiltins, registerDsaStructBuiltins, registerDsaCubeBuiltins,
           registerDistributedBuiltins, registerRemoteBuiltins, registerTritonDistBuiltins, registerRawBuiltins,

@@ -60,6 +60,7 @@ void registerDescriptorBuiltins(BuiltinRegistry &r);
 void registerDotBuiltins(BuiltinRegistry &r);
 // reductions and scans
 void registerReductionBuiltins(BuiltinRegistry &r);
+void registerSortingBuiltins(BuiltinRegistry &r);  // tl.sort, tl.topk, tl.histogram
 void registerScanBuiltins(BuiltinRegistry &r);
 // element-wise math
 void registerElementwiseBuiltins(BuiltinRegistry &r);

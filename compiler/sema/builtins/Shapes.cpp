@@ -145,6 +145,39 @@ std::vector<int64_t> tileCoordinates(LoweringContext &cx, const Value &index, So
   return coords;
 }
 
+// The element offsets of the tile a runtime `index` picks (coordinates, some known only at
+// run time, or a row-major tile number), as i32 values. Coordinates are taken modulo the
+// grid (Python's modulo), so that no index reaches outside the source.
+std::vector<mlir::Value> runtimeTileOffsets(LoweringContext &cx, const Value &index, SourceRange at, const std::vector<int64_t> &grid,
+                                            const std::vector<int64_t> &tileShape) {
+  size_t rank = grid.size();
+  std::vector<Value> coords(rank);
+  if (index.kind == Value::Kind::Tuple) {
+    if (index.elements.size() != rank)
+      cx.fail(at, DiagId::ShapeMismatch, "the index has " + std::to_string(index.elements.size()) + " entries but the source has rank " +
+                                             std::to_string(rank));
+    for (size_t i = 0; i < rank; ++i) {
+      const Value &e = index.elements[i];
+      if (!e.isRuntime()) {
+        int64_t c = cx.requireInt(e, at, "a tile index");
+        if (c < 0 || c >= grid[i])
+          cx.fail(at, DiagId::TileIndexOutOfBounds, "index[" + std::to_string(i) + "]=" + std::to_string(c) +
+                                                        " is out of bounds for the tile grid (0.." + std::to_string(grid[i] - 1) + ")");
+      }
+      coords[i] = cx.binary(ast::BinaryOp::Mod, cx.integerScalarI32(e, at, "a tile index"), Value::ofInt(grid[i]), at, at, at);
+    }
+  } else {
+    Value linear = cx.integerScalarI32(index, at, "a tile index");
+    for (size_t i = rank; i-- > 0;) {
+      coords[i] = cx.binary(ast::BinaryOp::Mod, linear, Value::ofInt(grid[i]), at, at, at);
+      if (i > 0) linear = cx.binary(ast::BinaryOp::FloorDiv, linear, Value::ofInt(grid[i]), at, at, at);
+    }
+  }
+  std::vector<mlir::Value> offsets;
+  for (size_t i = 0; i < rank; ++i) offsets.push_back(cx.binary(ast::BinaryOp::Mul, coords[i], Value::ofInt(tileShape[i]), at, at, at).ir);
+  return offsets;
+}
+
 // tle.extract_tile(x, index, shape) / tle.insert_tile(x, tile, index): the source is cut
 // into a grid of tiles; `index` picks one.
 Value extractOrInsertTile(LoweringContext &cx, BuiltinCall &c) {
@@ -181,17 +214,26 @@ Value extractOrInsertTile(LoweringContext &cx, BuiltinCall &c) {
                                                      ") is not divisible by the tile dimension (" + std::to_string(tileShape[i]) + ")");
     grid.push_back(x.type.shape[i] / tileShape[i]);
   }
-  std::vector<int64_t> coords = tileCoordinates(cx, *a[extract ? 1 : 2], where[extract ? 1 : 2], grid);
-  std::vector<int64_t> offsets;
-  for (size_t i = 0; i < rank; ++i) offsets.push_back(coords[i] * tileShape[i]);
+  const Value &index = *a[extract ? 1 : 2];
+  SourceRange indexRange = where[extract ? 1 : 2];
+  bool runtimeIndex = index.isRuntime() || (index.kind == Value::Kind::Tuple &&
+                                            std::any_of(index.elements.begin(), index.elements.end(), [](const Value &e) { return e.isRuntime(); }));
+  std::vector<int64_t> offsets(rank, 0);
+  std::vector<mlir::Value> dynamicOffsets;
+  if (runtimeIndex) {
+    dynamicOffsets = runtimeTileOffsets(cx, index, indexRange, grid, tileShape);
+  } else {
+    std::vector<int64_t> coords = tileCoordinates(cx, index, indexRange, grid);
+    for (size_t i = 0; i < rank; ++i) offsets[i] = coords[i] * tileShape[i];
+  }
   mlir::OpBuilder &b = cx.builder();
   mlir::Location l = cx.loc(c.at);
   if (extract) {
     TType t = x.type.withShape(tileShape);
-    auto op = b.create<tle::ir::ExtractTileOp>(l, cx.irType(t), x.ir, b.getDenseI64ArrayAttr(offsets));
+    auto op = b.create<tle::ir::ExtractTileOp>(l, cx.irType(t), x.ir, dynamicOffsets, b.getDenseI64ArrayAttr(offsets));
     return Value::ofRuntime(op.getResult(), t);
   }
-  auto op = b.create<tle::ir::InsertTileOp>(l, x.ir.getType(), x.ir, tile.ir, b.getDenseI64ArrayAttr(offsets));
+  auto op = b.create<tle::ir::InsertTileOp>(l, x.ir.getType(), x.ir, tile.ir, dynamicOffsets, b.getDenseI64ArrayAttr(offsets));
   return Value::ofRuntime(op.getResult(), x.type);
 }
 

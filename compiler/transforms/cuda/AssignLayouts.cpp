@@ -143,6 +143,14 @@ class LayoutSolver {
         uniteAll(all);
         return;
       }
+      if (auto sort = dyn_cast<ir::SortOp>(op)) {
+        uniteAll({sort.getSrc(), sort.getResult()});
+        return;
+      }
+      if (auto histogram = dyn_cast<ir::HistogramOp>(op)) {  // the mask is read where the values are
+        if (histogram.getMask()) uniteAll({histogram.getSrc(), histogram.getMask()});
+        return;
+      }
       if (auto gather = dyn_cast<ir::GatherOp>(op)) {
         uniteAll({gather.getIndices(), gather.getResult()});
         return;

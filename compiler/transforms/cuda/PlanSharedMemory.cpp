@@ -196,7 +196,8 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
   // results of scalar atomics, TLE-Raw block arguments).
   static bool needsScratch(Operation *op) {
     if (isa<gpu::ConvertLayoutOp, ir::TransOp, ir::ReshapeOp, ir::ReduceOp, ir::ScanOp, ir::ExclusiveCumsumOp, ir::JoinOp,
-            ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, gpu::StageOperandOp, gpu::StageOperandsOp>(op))
+            ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, gpu::StageOperandOp,
+            gpu::StageOperandsOp>(op))
       return true;
     if (isa<ir::AtomicRMWOp, ir::AtomicCASOp>(op)) return !isa<RankedTensorType>(op->getResult(0).getType());
     if (auto call = dyn_cast<ir::RawCallOp>(op))

@@ -1,9 +1,11 @@
-// tl.join, tl.split, tl.gather and TLE's extract_tile/insert_tile: element moves between threads, done through shared memory
+// tl.join, tl.split, tl.gather, tl.sort, tl.histogram and TLE's extract_tile/insert_tile:
+// element moves between threads, done through shared memory
 // (each thread stores what it holds at the element's row-major position, then reads what
 // the result gives it).
 #pragma once
 
-#include "tle/cuda/reduce.cuh"  // pair
+#include "tle/cuda/elementwise.cuh"  // lt, ltu
+#include "tle/cuda/reduce.cuh"       // pair
 
 namespace tle {
 
@@ -86,6 +88,88 @@ TLE_DEVICE Src insert_tile(const Src &src, const Part &tile, unsigned char *scra
   static_for<Part::kRegs>([&](auto r) { buffer[position_in<Part, decltype(r)::value, Src>(offsets)] = tile.v[decltype(r)::value]; });
   __syncthreads();
   const Src t = load_row_major<Src>(buffer);
+  __syncthreads();
+  return t;
+}
+
+// extract_tile and insert_tile at element offsets known only at run time.
+template <class Dst, class Src, int Rank>
+TLE_DEVICE Dst extract_tile_at(const Src &src, const int (&offsets)[Rank], unsigned char *scratch) {
+  static_assert(Rank == Src::rank && Src::rank == Dst::rank, "one offset per dimension");
+  auto *buffer = share_row_major(src, scratch);
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[position_in<Dst, decltype(r)::value, Src>(offsets)]; });
+  __syncthreads();
+  return t;
+}
+template <class Src, class Part, int Rank>
+TLE_DEVICE Src insert_tile_at(const Src &src, const Part &tile, const int (&offsets)[Rank], unsigned char *scratch) {
+  static_assert(Rank == Src::rank && Src::rank == Part::rank, "one offset per dimension");
+  auto *buffer = share_row_major(src, scratch);
+  static_for<Part::kRegs>([&](auto r) { buffer[position_in<Part, decltype(r)::value, Src>(offsets)] = tile.v[decltype(r)::value]; });
+  __syncthreads();
+  const Src t = load_row_major<Src>(buffer);
+  __syncthreads();
+  return t;
+}
+
+// tl.sort along the last dimension: a bitonic sorting network over each row, in shared
+// memory. Every step compares N/2 disjoint pairs per row, spread over the block's threads;
+// a barrier separates the steps. Unsigned compares integers as unsigned.
+template <bool Descending, bool Unsigned, class Src>
+TLE_DEVICE Src sort(const Src &src, unsigned char *scratch) {
+  using T = typename Src::value_type;
+  constexpr int kRow = TLE_CONST(Src::linear.shape[Src::rank - 1]);
+  constexpr int kPairs = Src::kElements / 2;
+  static_assert((kRow & (kRow - 1)) == 0, "rows of a power-of-two length");
+  T *buffer = share_row_major(src, scratch);
+  for (int k = 2; k <= kRow; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int p = threadIdx.x; p < kPairs; p += blockDim.x) {
+        const int a = ((p & ~(j - 1)) << 1) | (p & (j - 1));  // p with a 0 inserted at j's bit
+        const int b = a | j;
+        // Ascending runs where bit k of the position in the row is clear (all of the row at the last merge).
+        const bool ascending = ((a & (kRow - 1) & k) == 0) != Descending;
+        const T x = buffer[a], y = buffer[b];
+        bool less;
+        if constexpr (Unsigned) less = ltu(y, x);
+        else less = lt(y, x);
+        if (less == ascending) {
+          buffer[a] = y;
+          buffer[b] = x;
+        }
+      }
+      __syncthreads();
+    }
+  }
+  const Src t = load_row_major<Src>(buffer);
+  __syncthreads();
+  return t;
+}
+
+struct NoMask {};
+template <class Mask>
+TLE_DEVICE bool mask_at(const Mask *mask, int r) { return mask->v[r]; }
+TLE_DEVICE bool mask_at(const NoMask *, int) { return true; }
+
+// tl.histogram: counts of the values 0 .. Dst::kElements - 1 in a 1-D tile, masked-off
+// elements and values outside the bins left out; each element counted once (by its owner
+// thread), with shared-memory atomics.
+template <class Dst, class Src, class Mask>
+TLE_DEVICE Dst histogram(const Src &src, const Mask *mask, unsigned char *scratch) {
+  constexpr int kBins = Dst::kElements;
+  int32_t *counts = reinterpret_cast<int32_t *>(scratch);
+  for (int i = threadIdx.x; i < kBins; i += blockDim.x) counts[i] = 0;
+  __syncthreads();
+  if (is_owner<Src>()) {
+    static_for<Src::kRegs>([&](auto r) {
+      constexpr int R = decltype(r)::value;
+      const int64_t v = static_cast<int64_t>(src.v[R]);
+      if (mask_at(mask, R) && v >= 0 && v < kBins) atomicAdd(&counts[v], 1);
+    });
+  }
+  __syncthreads();
+  const Dst t = load_row_major<Dst>(counts);
   __syncthreads();
   return t;
 }
