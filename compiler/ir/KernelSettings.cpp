@@ -56,6 +56,11 @@ void setLoopUnrollFactor(Operation *loop, unsigned factor) {
   dialect(loop).getUnrollFactorAttrHelper().setAttr(loop, Builder(loop->getContext()).getI32IntegerAttr(static_cast<int32_t>(factor)));
 }
 
+std::optional<unsigned> loopUnrollFactor(Operation *loop) {
+  if (auto n = dialect(loop).getUnrollFactorAttrHelper().getAttr(loop)) return static_cast<unsigned>(n.getInt());
+  return std::nullopt;
+}
+
 const TargetInfo &targetOf(Operation *op, const std::string &override) {
   if (const TargetInfo *t = override.empty() ? nullptr : findTarget(override)) return *t;
   if (auto name = dialect(op).getTargetAttrHelper().getAttr(kernelOf(op)))

@@ -28,6 +28,7 @@ std::optional<unsigned> ownNumStages(mlir::Operation *loop);
 // tl.range's keywords on a loop.
 void setLoopNumStages(mlir::Operation *loop, unsigned numStages);
 void setLoopUnrollFactor(mlir::Operation *loop, unsigned factor);
+std::optional<unsigned> loopUnrollFactor(mlir::Operation *loop);
 
 void setKernelSettings(mlir::Operation *kernel, unsigned numWarps, unsigned numStages, const TargetInfo &target);
 

@@ -499,8 +499,32 @@ void FunctionLowering::forStmt(const For &s) {
     bounds.push_back(expr(*a));
     boundRanges.push_back(a->range);
   }
+  // tl.range's and tle.range's keywords: those tlec honours are evaluated; the scheduling
+  // hints it cannot honour yet get a warning and are not evaluated (FlagTree's
+  // `executors=[0, range(1, 31)]` is not a kernel expression).
+  static const std::set<std::string> kHonoured = {"num_stages", "loop_unroll_factor"};
+  static const std::set<std::string> kNotHonoured = {"disallow_acc_multi_buffer", "flatten", "warp_specialize", "disable_licm",
+                                                     "pipe_stages", "pipe_orders", "executors"};
   std::map<std::string, Value> options;
-  for (const Keyword &k : callExpr->keywords) options[k.arg] = expr(*k.value);
+  for (const Keyword &k : callExpr->keywords) {
+    if (iterFn.text == "range" || iterFn.text == "triton.language.static_range" || k.arg.empty() ||
+        (!kHonoured.count(k.arg) && !kNotHonoured.count(k.arg)))
+      cx_.fail(k.range, DiagId::ArgumentMismatch,
+               (iterFn.text == "range" ? std::string("range") : iterFn.text == "tle.range" ? "tle.range" : iterFn.text == "triton.language.static_range" ? "tl.static_range" : "tl.range") +
+                   " has no parameter '" + k.arg + "'" +
+                   (iterFn.text == "range" || iterFn.text == "triton.language.static_range"
+                        ? ""
+                        : " (its keywords: num_stages, loop_unroll_factor, disallow_acc_multi_buffer, flatten, warp_specialize, "
+                          "disable_licm; tle.range also pipe_stages, pipe_orders, executors)"));
+    if (kNotHonoured.count(k.arg)) {
+      cx_.diags().report(DiagId::IgnoredHint, k.range,
+                    "the loop hint '" + k.arg + "' is not honoured by tlec yet; the loop is compiled without it");
+      continue;
+    }
+    options[k.arg] = expr(*k.value);
+    if (options[k.arg].kind != Value::Kind::Int || options[k.arg].intValue < 1)
+      cx_.fail(k.value->range, DiagId::ConstantError, k.arg + " must be a positive compile-time integer, got " + options[k.arg].describe());
+  }
   if (bounds.empty() || bounds.size() > 3)
     cx_.fail(s.iter->range, DiagId::ArgumentMismatch, "range expects 1 to 3 positional arguments (start, end, step)");
   Value start = bounds.size() == 1 ? Value::ofInt(0) : bounds[0];

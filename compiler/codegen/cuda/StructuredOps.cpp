@@ -142,6 +142,7 @@ void KernelPrinter::forLoop(scf::ForOp f) {
   std::string iv = claim("i");
   names_[f.getInductionVar()] = iv;
   if (auto stages = ir::ownNumStages(f)) line() << "// tl.range(num_stages=" << *stages << ")\n";
+  if (auto unroll = ir::loopUnrollFactor(f)) line() << "#pragma unroll " << *unroll << "  // tl.range(loop_unroll_factor=)\n";
   line() << "for (" << scalarType(f.getInductionVar().getType()) << " " << iv << " = " << expr(f.getLowerBound()) << "; " << iv << " < "
          << expr(f.getUpperBound()) << "; " << iv << " += " << expr(f.getStep()) << ") {\n";
   ++indent_;

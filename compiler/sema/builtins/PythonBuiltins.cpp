@@ -143,10 +143,13 @@ Value constexprValue(LoweringContext &cx, BuiltinCall &c) {
   return *a[0];
 }
 
-// `with tle.pipeline_group(n):` groups loads for pipelining; nothing to lower yet.
+// `with tle.pipeline_group(n):` groups loads for pipelining. tlec pipelines by its own plan
+// (tle-plan-async-copies), so the grouping is not honoured: a warning says so.
 Value pipelineGroup(LoweringContext &cx, BuiltinCall &c) {
   auto a = bindArgs(cx, "tle.pipeline_group", {{"group", true}}, c.args, c.at);
   cx.requireInt(*a[0], c.at, "the pipeline group");
+  cx.diags().report(DiagId::IgnoredHint, c.at,
+                    "tle.pipeline_group is not honoured by tlec yet; the loads in it are pipelined by tlec's own plan");
   return Value::ofBuiltin("tle.pipeline_group.instance");
 }
 
