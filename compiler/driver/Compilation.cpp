@@ -131,15 +131,16 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       IrModulePtr ir = lower(*module, std::move(kernels));
       if (!ir) return false;
       auto pipelineStart = std::chrono::steady_clock::now();
-      if (!runTargetPipeline(*ir, *options.target, diags)) return false;
+      auto locate = [&sources](const std::string &file, unsigned line, unsigned column) {
+        return SourceLoc{sources.findFile(file), line, column};
+      };
+      if (!runTargetPipeline(*ir, *options.target, diags, locate)) return false;
       spdlog::info("ran the {} pipeline in {:.2f} ms", options.target->name(), millisecondsSince(pipelineStart));
       CudaOptions cuda;
       cuda.inputName = options.input == "-" ? "<stdin>" : baseName(options.input);
       cuda.headerName = options.writesToStdout() ? "kernel.h" : baseName(headerPathFor(options));
       cuda.sourceLine = [&sources](const std::string &file, unsigned line) { return sources.lineText(file, line); };
-      cuda.locate = [&sources](const std::string &file, unsigned line, unsigned column) {
-        return SourceLoc{sources.findFile(file), line, column};
-      };
+      cuda.locate = locate;
       auto printStart = std::chrono::steady_clock::now();
       CudaOutput result;
       if (!printCuda(*ir, cuda, diags, result)) return false;

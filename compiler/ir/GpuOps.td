@@ -42,6 +42,32 @@ def TleGpu_LocalLoadOp : TleGpu_Op<"local_load", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+// ---- asynchronous loads (tle.load(is_async=True)) ----------------------------------------------
+def TleGpu_AsyncLoadOp : TleGpu_Op<"async_load", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "start copying a tile of global memory into this thread's staging in shared memory (cp.async)";
+  let description = [{
+    Each thread copies the elements it holds, `vec` at a time, into its own part of a
+    staging region (so no other thread reads them and no barrier is needed); masked-off
+    vectors are zero-filled. `offset` is the region's byte offset in the kernel's dynamic
+    shared memory (tle-plan-shared-memory). The token names the copy for its wait.
+  }];
+  let arguments = (ins RankedTensorOf<[Tle_AnyPtr]>:$ptrs, Optional<RankedTensorOf<[I1]>>:$mask, I32Attr:$vec,
+                       OptionalAttr<I64Attr>:$offset);
+  let results = (outs I32:$token);
+  let assemblyFormat = "$ptrs (`mask` $mask^)? attr-dict `:` type($ptrs) (`,` type($mask)^)?";
+}
+
+def TleGpu_AsyncLoadWaitOp : TleGpu_Op<"async_load_wait", [AttrSizedOperandSegments, MemoryEffects<[MemRead]>]> {
+  let summary = "wait for an async_load and read its tile; masked-off elements take `other`";
+  let description = [{
+    `pending`: how many later copy groups of this thread may still be in flight
+    (cp.async.wait_group pending).
+  }];
+  let arguments = (ins I32:$token, Optional<RankedTensorOf<[I1]>>:$mask, Optional<AnyRankedTensor>:$other, I32Attr:$pending);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$token (`mask` $mask^ `:` type($mask))? (`other` $other^ `:` type($other))? attr-dict `->` type($result)";
+}
+
 // ---- thread-block clusters ----------------------------------------------------------------
 def TleGpu_ClusterRankOp : TleGpu_Op<"cluster_rank", [Pure]> {
   let summary = "this block's rank in its thread-block cluster (0 .. cluster size - 1)";

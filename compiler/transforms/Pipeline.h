@@ -6,10 +6,17 @@
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 
+#include <functional>
+#include <string>
+
 namespace tle {
 
+// A source position from a location's file name, line and column (the driver's sources).
+using SourceLocator = std::function<SourceLoc(const std::string &file, unsigned line, unsigned column)>;
+
 // Runs `target`'s pipeline on every kernel of `module`. False, with a diagnostic, when the
-// family has no pipeline yet or a pass fails (a compiler bug).
-bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEngine &diags);
+// family has no pipeline yet or a pass fails (a compiler bug). A pass's warnings (a hint it
+// cannot honour) become ignored-hint warnings, located with `locate` when given.
+bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEngine &diags, const SourceLocator &locate = {});
 
 }  // namespace tle

@@ -1,6 +1,7 @@
 #include "transforms/PipelineRegistry.h"
 
 #include "ir/IrModuleDetail.h"
+#include "ir/Locations.h"
 #include "transforms/Pipeline.h"
 #include "transforms/common/Passes.h"
 #include "transforms/cuda/Passes.h"
@@ -31,7 +32,7 @@ void registerPassesAndPipelines() {
   for (const TargetPipeline &p : kPipelines) mlir::PassPipelineRegistration<>(p.flag, p.summary, p.build);
 }
 
-bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEngine &diags) {
+bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEngine &diags, const SourceLocator &locate) {
   const TargetPipeline *pipeline = pipelineFor(target.family());
   if (!pipeline) {
     diags.report(DiagId::NotImplemented, "there is no lowering for " + target.name() + " yet (try --emit=mlir)");
@@ -39,6 +40,13 @@ bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEng
   }
   std::string errors;
   mlir::ScopedDiagnosticHandler handler(&module.context, [&](mlir::Diagnostic &d) {
+    if (d.getSeverity() == mlir::DiagnosticSeverity::Warning) {
+      SourceLoc at;
+      if (auto file = ir::fileLocation(d.getLocation()); file && locate)
+        at = locate(file->getFilename().str(), file->getLine(), file->getColumn());
+      diags.report(DiagId::IgnoredHint, SourceRange(at), d.str());
+      return mlir::success();
+    }
     errors += d.str() + "\n";
     return mlir::success();
   });

@@ -391,6 +391,26 @@ def test_core_functions(k):
         check(f"insert_tile at runtime index {i * 4 + j}", ins, want, 0, 0)
 
 
+def test_async_loads(k):
+    # tle.load(is_async=True) through cp.async: rows of 500 (a masked tail filled with 1.0),
+    # 4-byte copies (n_cols unhinted) and 16-byte copies (n_cols hinted :16; 512 columns).
+    for sym, cols in (("async_rows", 500), ("async_rows_16", 512)):
+        rows = 37
+        x = torch.randn(rows, cols, device="cuda")
+        out = torch.full((512,), float("nan"), device="cuda")
+        k[sym]([1], x, out, rows, cols)
+        want = torch.zeros(512, dtype=torch.float64, device="cuda")
+        padded = torch.ones(rows, 512, dtype=torch.float64, device="cuda")
+        padded[:, :cols] = x.double()
+        for r in range(rows):
+            want = want * 0.5 + padded[r]
+        check(f"{sym}: cp.async rows, waited at first use", out, want, 1e-5, 1e-5)
+    x, y = torch.randn(1024, device="cuda"), torch.randn(1024, device="cuda")
+    out = torch.full_like(x, float("nan"))
+    k["async_pair"]([1], x, y, out)
+    check("two asynchronous loads in flight (wait_group 1, then 0)", out, x.double() * 2 + y.double(), 1e-6, 1e-6)
+
+
 def test_clusters(k):
     # Coordinates: a 2 x 2 cluster (cy fastest), and a block level over clusters of 4.
     out = torch.full((8 * 3,), -1, dtype=torch.int32, device="cuda")
@@ -519,7 +539,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_core_functions, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
+              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

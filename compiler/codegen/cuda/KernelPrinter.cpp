@@ -216,6 +216,21 @@ void KernelPrinter::printOperation(Operation *op) {
         line() << "tle::barrier();" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
       })
       .Case<gpu::ClusterRankOp, ir::RemoteOp, ir::DistributedBarrierOp>([&](Operation *) { printClusterOperation(op); })
+      .Case<gpu::AsyncLoadOp>([&](gpu::AsyncLoadOp a) {
+        if (!a.getOffset()) throw Unsupported{"an asynchronous load without staging (tlec bug: tle-plan-shared-memory did not run)"};
+        std::string staging = "tle_smem + " + std::to_string(*a.getOffset());
+        std::string mask = a.getMask() ? "&" + expr(a.getMask()) : "static_cast<const tle::NoOperand *>(nullptr)";
+        line() << "tle::async_load<" << a.getVec() << ">(" << expr(a.getPtrs()) << ", " << mask << ", " << staging
+               << ");  // waited for before its first use\n";
+        names_[a.getToken()] = staging;
+      })
+      .Case<gpu::AsyncLoadWaitOp>([&](gpu::AsyncLoadWaitOp w) {
+        std::string mask = w.getMask() ? "&" + expr(w.getMask()) : "static_cast<const tle::NoOperand *>(nullptr)";
+        std::string other = w.getOther() ? "&" + expr(w.getOther()) : "static_cast<const tle::NoOperand *>(nullptr)";
+        define(op, "tle::async_load_wait<" + type(w.getType()) + ", " + std::to_string(w.getPending()) + ">(" + expr(w.getToken()) + ", " +
+                       mask + ", " + other + ")",
+               "loaded");
+      })
       .Case<ir::ReduceOp>([&](ir::ReduceOp r) { reduce(r); })
       .Case<ir::ScanOp>([&](ir::ScanOp s) { scan(s); })
       .Case<ir::RawCallOp>([&](ir::RawCallOp r) { rawCall(r); })
@@ -364,7 +379,7 @@ void KernelPrinter::printRearrangement(Operation *op) {
       })
       .Case<ir::HistogramOp>([&](ir::HistogramOp h) {
         std::string smem = useScratch("int(" + std::to_string(h.getType().getNumElements()) + " * sizeof(int32_t))");
-        std::string mask = h.getMask() ? "&" + expr(h.getMask()) : "static_cast<const tle::NoMask *>(nullptr)";
+        std::string mask = h.getMask() ? "&" + expr(h.getMask()) : "static_cast<const tle::NoOperand *>(nullptr)";
         define(op, "tle::histogram<" + type(h.getType()) + ">(" + expr(h.getSrc()) + ", " + mask + ", " + smem + ")", "counts");
       })
       .Case<ir::GatherOp>([&](ir::GatherOp g) {
@@ -558,16 +573,6 @@ void KernelPrinter::rawCall(ir::RawCallOp r) {
     line() << "const auto " << name << " = tle::local_load<" << type(result.getType()) << ">(" << regions[i] << ");\n";
   }
   if (!regions.empty()) line() << "__syncthreads();  // the scratch is free again\n";
-}
-
-std::optional<FileLineColLoc> fileLocation(Location loc) {
-  if (auto f = dyn_cast<FileLineColLoc>(loc)) return f;
-  if (auto n = dyn_cast<NameLoc>(loc)) return fileLocation(n.getChildLoc());
-  if (auto c = dyn_cast<CallSiteLoc>(loc)) return fileLocation(c.getCallee());
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location l : fused.getLocations())
-      if (auto f = fileLocation(l)) return f;
-  return std::nullopt;
 }
 
 bool printKernel(func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error, Location &where) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "codegen/cuda/CudaBackend.h"
+#include "ir/Locations.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -34,8 +35,7 @@ struct PrintedKernel {
   std::vector<std::pair<std::string, std::string>> rawFunctions;
 };
 
-// The file position an op's location ends in (through names, call sites and fusions).
-std::optional<mlir::FileLineColLoc> fileLocation(mlir::Location loc);
+using ir::fileLocation;
 
 // Returns false and sets `error` for IR the printer cannot express (a compiler bug or an
 // op with no CUDA lowering yet).

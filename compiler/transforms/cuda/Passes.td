@@ -62,6 +62,18 @@ def LowerAsyncCopies : Pass<"tle-lower-async-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def LowerAsyncLoads : Pass<"tle-lower-async-loads", "::mlir::func::FuncOp"> {
+  let summary = "turn tle.load(is_async=True) into cp.async copies waited for at the first use";
+  let description = [{
+    An asynchronous load whose pointers are global, whose layout gives every element to
+    exactly one thread (a blocked layout tiling the shape) and whose vector width makes 4,
+    8 or 16 bytes becomes a tle_gpu.async_load where it was and a tle_gpu.async_load_wait
+    before the first op of its block that uses it, so that the ops in between overlap the
+    copy. Other asynchronous loads stay ordinary loads, with a warning that says why.
+  }];
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def StageDotOperands : Pass<"tle-stage-dot-operands", "::mlir::func::FuncOp"> {
   let summary = "route the remaining conversions to dot operands through the staging region";
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];

@@ -10,6 +10,8 @@
 //     holds it there (conservative for two buffers of one loop body; they never share). A
 //     buffer given to tle.remote lives to the end: other blocks of the cluster reach it.
 //     tle-insert-barriers orders the reuse: it sees buffers that share bytes as one.
+//   - the staging of asynchronous loads (tle_gpu.async_load), after the buffers, each its
+//     own bytes for the whole kernel.
 //   - scratch: one region after the buffers that every library call needing scratch shares
 //     (its size is the device library's to compute); TLE-Raw calls stage their block
 //     arguments in it, one 16-byte-aligned region each (tle_gpu.arg_offsets).
@@ -105,6 +107,15 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       buffers.push_back(life);
     });
     int64_t bufferBytes = placeBuffers(buffers);
+    // Asynchronous loads' staging, after the buffers and never shared: a thread may still
+    // read its part while others start their next copies.
+    func.walk([&](gpu::AsyncLoadOp load) {
+      auto ptrs = cast<RankedTensorType>(load.getPtrs().getType());
+      Type element = cast<ir::PointerType>(ptrs.getElementType()).getPointeeType();
+      int64_t offset = ir::alignTo(bufferBytes, kAlignment);
+      load.setOffsetAttr(Builder(load).getI64IntegerAttr(offset));
+      bufferBytes = offset + ir::tileBytes(RankedTensorType::get(ptrs.getShape(), element));
+    });
     gpu::setBufferBytes(func, bufferBytes);
     int64_t slotBytes = placeRings(func);
     placeRawArguments(func);

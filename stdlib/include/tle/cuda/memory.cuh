@@ -4,8 +4,20 @@
 
 #include "tle/cuda/elementwise.cuh"
 
+#include <cuda_pipeline_primitives.h>
 
 namespace tle {
+
+// An absent mask or `other` (asynchronous loads take pointers to both).
+struct NoOperand {};
+template <class M>
+struct is_no_mask {
+  static constexpr bool value = false;
+};
+template <>
+struct is_no_mask<NoOperand> {
+  static constexpr bool value = true;
+};
 
 template <class P>
 struct pointee;
@@ -172,6 +184,41 @@ TLE_DEVICE void store(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, 
 template <int Vec, Cache C = Cache::normal, class P>
 TLE_DEVICE void store(P ptr, pointee_t<P> value, bool mask = true) {
   if (mask) store_raw<C>(ptr, value);
+}
+
+// ---- asynchronous loads (tle.load(is_async=True)) ------------------------------------------
+// Each thread copies its own elements, Vec at a time, into its own part of a staging region
+// (register-major: thread t's register r at t * kRegs + r), so only it reads them back: no
+// barrier. Masked-off vectors are zero-filled. One commit group per load.
+template <int Vec, class P, class L, int... S, class M>
+TLE_DEVICE void async_load(const Tile<P, L, S...> &ptrs, const M *mask, unsigned char *staging) {
+  using T = pointee_t<P>;
+  using Ptrs = Tile<P, L, S...>;
+  T *mine = reinterpret_cast<T *>(staging) + threadIdx.x * Ptrs::kRegs;
+  static_for<Ptrs::kRegs / Vec>([&](auto g) {
+    constexpr int r = decltype(g)::value * Vec;
+    bool valid = true;
+    if constexpr (!is_no_mask<M>::value) valid = mask->v[r];
+    __pipeline_memcpy_async(mine + r, ptrs.v[r], Vec * sizeof(T), valid ? 0 : Vec * sizeof(T));
+  });
+  __pipeline_commit();
+}
+
+// Waits until at most Pending later copy groups of this thread are in flight, then reads the
+// tile back; masked-off elements take `other` (zero without one).
+template <class Dst, int Pending, class M, class O>
+TLE_DEVICE Dst async_load_wait(const unsigned char *staging, const M *mask, const O *other) {
+  using T = typename Dst::value_type;
+  __pipeline_wait_prior(Pending);
+  const T *mine = reinterpret_cast<const T *>(staging) + threadIdx.x * Dst::kRegs;
+  Dst t;
+  static_for<Dst::kRegs>([&](auto i) {
+    constexpr int r = decltype(i)::value;
+    t.v[r] = mine[r];
+    if constexpr (!is_no_mask<M>::value && !is_no_mask<O>::value)
+      if (!mask->v[r]) t.v[r] = other->v[r];
+  });
+  return t;
 }
 
 }  // namespace tle

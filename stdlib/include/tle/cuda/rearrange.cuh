@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tle/cuda/elementwise.cuh"  // lt, ltu
+#include "tle/cuda/memory.cuh"       // NoOperand
 #include "tle/cuda/reduce.cuh"       // pair
 
 namespace tle {
@@ -147,10 +148,9 @@ TLE_DEVICE Src sort(const Src &src, unsigned char *scratch) {
   return t;
 }
 
-struct NoMask {};
 template <class Mask>
 TLE_DEVICE bool mask_at(const Mask *mask, int r) { return mask->v[r]; }
-TLE_DEVICE bool mask_at(const NoMask *, int) { return true; }
+TLE_DEVICE bool mask_at(const NoOperand *, int) { return true; }
 
 // tl.histogram: counts of the values 0 .. Dst::kElements - 1 in a 1-D tile, masked-off
 // elements and values outside the bins left out; each element counted once (by its owner
