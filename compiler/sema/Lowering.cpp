@@ -522,8 +522,10 @@ void FunctionLowering::forStmt(const For &s) {
       continue;
     }
     options[k.arg] = expr(*k.value);
-    if (options[k.arg].kind != Value::Kind::Int || options[k.arg].intValue < 1)
-      cx_.fail(k.value->range, DiagId::ConstantError, k.arg + " must be a positive compile-time integer, got " + options[k.arg].describe());
+    const Value &v = options[k.arg];
+    if (v.kind != Value::Kind::Int || v.intValue < 0)
+      cx_.fail(k.value->range, DiagId::ConstantError,
+               k.arg + " must be a compile-time integer >= 0, got " + (v.kind == Value::Kind::Int ? std::to_string(v.intValue) : v.describe()));
   }
   if (bounds.empty() || bounds.size() > 3)
     cx_.fail(s.iter->range, DiagId::ArgumentMismatch, "range expects 1 to 3 positional arguments (start, end, step)");
@@ -574,7 +576,7 @@ void FunctionLowering::forStmt(const For &s) {
   auto loop = builder_.create<mlir::scf::ForOp>(l, lb.ir, ub.ir, st.ir, initIr);
   if (auto ns = options.find("num_stages"); ns != options.end() && ns->second.kind == Value::Kind::Int)
     tle::ir::setLoopNumStages(loop, static_cast<unsigned>(ns->second.intValue));
-  if (auto uf = options.find("loop_unroll_factor"); uf != options.end() && uf->second.kind == Value::Kind::Int)
+  if (auto uf = options.find("loop_unroll_factor"); uf != options.end() && uf->second.intValue > 1)
     tle::ir::setLoopUnrollFactor(loop, static_cast<unsigned>(uf->second.intValue));
 
   std::map<std::string, Value> before = frames_.back().locals;

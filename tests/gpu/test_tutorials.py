@@ -4,6 +4,7 @@ Every output buffer is poisoned (NaN or a sentinel) before the launch; sizes are
 that masks matter; references are computed in float64 where precision matters. Exit status
 is the number of failed checks. Run through scripts/gpu.sh."""
 import argparse
+import os
 import sys
 
 import torch
@@ -411,6 +412,25 @@ def test_async_loads(k):
     check("two asynchronous loads in flight (wait_group 1, then 0)", out, x.double() * 2 + y.double(), 1e-6, 1e-6)
 
 
+def test_seed_kernels(k):
+    # The seed's Sparse MLA forward (TLE variant) against float64 attention over the selected
+    # keys, on its first 100 query rows (up to 4 key chunks; the whole shape runs in
+    # bench/bench_seeds.py).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+    import bench_seeds as bs
+    q, kv, ind = bs.inputs()
+    rows = list(range(0, 100, 3)) + [99]
+    ref_out, ref_lse = bs.reference(q, kv, ind, rows)
+    for warps in (4, 8):
+        out = torch.full((1, bs.SQ, bs.H, bs.DV), float("nan"), device="cuda", dtype=torch.bfloat16)
+        lse = torch.full((1, bs.SQ, bs.H), float("nan"), device="cuda", dtype=torch.bfloat16)
+        k[f"sparse_mla_w{warps}"]((1, 100, bs.H // bs.BH), q, kv, ind, out, lse, q.stride(0), q.stride(2), q.stride(1),
+                                   kv.stride(0), kv.stride(2), kv.stride(1), ind.stride(0), ind.stride(2), ind.stride(1),
+                                   out.stride(0), out.stride(2), out.stride(1), lse.stride(0), lse.stride(1))
+        check(f"Sparse MLA fwd, {warps} warps: output (bf16)", out[0, rows], ref_out, 3e-2, 3e-2)
+        check(f"Sparse MLA fwd, {warps} warps: lse (bf16, base 2)", lse[0, rows], ref_lse, 6e-2, 1e-2)
+
+
 def test_clusters(k):
     # Coordinates: a 2 x 2 cluster (cy fastest), and a block level over clusters of 4.
     out = torch.full((8 * 3,), -1, dtype=torch.int32, device="cuda")
@@ -539,7 +559,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
+              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

@@ -71,7 +71,10 @@ std::string KernelPrinter::sharedMemoryPreamble() const {
   if (plan_.getStaging() > 0) {
     o << "  // Dot operands are staged in two alternating halves after the scratch.\n";
     o << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes() << " + " << stagingOffset() << ";\n";
-    if (plan_.getStaging() == 2) o << "  int tle_stage = 0;\n";
+    if (plan_.getStaging() == 2) {
+      o << "  constexpr int tle_staging_half = " << stagingBytes() << " / 2;  // the halves are this far apart\n";
+      o << "  int tle_stage = 0;\n";
+    }
   }
   if (plan_.getSlotBytes() > 0) {
     o << "  // Operands copied asynchronously: a ring of slots per operand, after the staging.\n";
@@ -295,7 +298,7 @@ void KernelPrinter::printOperandOperation(Operation *op) {
           return;
         }
         useStaging("tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()");
-        define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", tle_staging, tle_stage)", "fragment");
+        define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", tle_staging, tle_staging_half, tle_stage)", "fragment");
       })
       .Case<gpu::StageOperandsOp>([&](gpu::StageOperandsOp s) {
         std::string da = type(s.getResultA().getType()), sa = type(s.getA().getType());
@@ -304,7 +307,7 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         useStaging("tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
         std::string both = claim("fragments");
         line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(s.getA()) << ", "
-               << expr(s.getB()) << ", " << smem << ", tle_staging, tle_stage);\n";
+               << expr(s.getB()) << ", " << smem << ", tle_staging, tle_staging_half, tle_stage);\n";
         bindPair(both, s.getResultA(), "fragment", s.getResultB(), "fragment");
       })
       .Case<gpu::OperandRingOp>([&](gpu::OperandRingOp r) {

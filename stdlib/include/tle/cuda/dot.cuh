@@ -238,12 +238,15 @@ TLE_CONSTEXPR int dot_operands_scratch_bytes() {
   return max_bytes(needs_staging<DA, SA>() ? 0 : convert_scratch_bytes<DA, SA>(),
                    needs_staging<DB, SB>() ? 0 : convert_scratch_bytes<DB, SB>());
 }
+// The halves are at fixed places, `half` bytes apart (the largest staging of the kernel):
+// halves sized per conversion would let a large one overlap the other half of a small one.
 template <class DA, class DB, class SA, class SB>
-TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned char *scratch, unsigned char *staging, int &stage) {
+TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned char *scratch, unsigned char *staging, int half,
+                                             int &stage) {
   pair<DA, DB> out;
   constexpr int bytesA = staged_bytes<DA, SA>(), bytesB = staged_bytes<DB, SB>();
   if constexpr (bytesA + bytesB > 0) {
-    unsigned char *region = staging + stage * (bytesA + bytesB);
+    unsigned char *region = staging + stage * half;
     stage ^= 1;
     if constexpr (bytesA > 0) stage_mma16_operand(out.first, a, region);
     if constexpr (bytesB > 0) stage_mma16_operand(out.second, b, region + bytesA);
@@ -253,7 +256,7 @@ TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned 
     if constexpr (bytesB > 0) fetch_mma16_operand<SB>(out.second, region + bytesA);
     else out.second = convert_layout<DB>(b, scratch);
   } else {
-    (void)staging, (void)stage;
+    (void)staging, (void)half, (void)stage;
     out.first = convert_layout<DA>(a, scratch);
     out.second = convert_layout<DB>(b, scratch);
   }
@@ -271,9 +274,9 @@ TLE_CONSTEXPR int dot_operand_scratch_bytes() {
   return needs_staging<D, S>() ? 0 : convert_scratch_bytes<D, S>();
 }
 template <class D, class S>
-TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned char *staging, int &stage) {
+TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned char *staging, int half, int &stage) {
   if constexpr (needs_staging<D, S>()) {
-    unsigned char *region = staging + stage * staged_bytes<D, S>();
+    unsigned char *region = staging + stage * half;
     stage ^= 1;
     D out;
     stage_mma16_operand(out, src, region);
@@ -281,7 +284,7 @@ TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned 
     fetch_mma16_operand<S>(out, region);
     return out;
   } else {
-    (void)staging, (void)stage;
+    (void)staging, (void)half, (void)stage;
     return convert_layout<D>(src, scratch);
   }
 }
