@@ -346,6 +346,20 @@ def test_gpu_buffers(k):
     out = torch.full((64,), -7, device="cuda", dtype=torch.int32)
     k["gpu_smem_histogram"]([1], data, out, n)
     check("shared-memory histogram (barriers before and after the atomics loop)", out, torch.bincount(data % 64, minlength=64).int(), 0, 0)
+    x = torch.randint(-2**30, 2**30, (256,), device="cuda", dtype=torch.int32)
+    out = torch.full_like(x, 7)
+    res = torch.full((8,), 7, device="cuda", dtype=torch.int32)
+    k["smem_copy_out_atomics"]([1], x, out, res)
+    check("tle.gpu.copy global -> buffer -> global", out, x, 0, 0)
+    xl = x.long()
+    ors, ands, xors = 0, -1, 0
+    for v in xl.tolist():
+        ors |= v & 0xFF
+        ands &= v | 0x7FFFFF00
+        xors ^= v
+    want = torch.tensor([max(0, xl.max().item()), min(1 << 30, xl.min().item()), ors, ands, xors, xl[7].item(), 42, 0],
+                        dtype=torch.int32)
+    check("shared-memory atomics: max, min, or, and, xor, xchg, cas", res.cpu(), want, 0, 0)
     x = torch.randn(3, 32, 32, device="cuda")
     out = torch.full((32, 32), float("nan"), device="cuda")
     k["gpu_smem_transpose"]([1], x, out)
