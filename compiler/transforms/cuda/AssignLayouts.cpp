@@ -77,6 +77,10 @@ class LayoutSolver {
 
   void run() {
     collect();
+    for (Operation *op : memory_) {
+      Value root = find(op->getOperand(0));
+      largestAccess_[root] = std::max(largestAccess_[root], cast<RankedTensorType>(op->getOperand(0).getType()).getNumElements());
+    }
     anchorDots();
     anchorMemoryAccesses();
     propagate();
@@ -263,12 +267,24 @@ class LayoutSolver {
     }
   }
 
+  // A slice relation does not decide the layout of a class that holds a memory access larger
+  // than the value it reaches (the gathered KV rows of sparse attention, indexed by a vector
+  // also used on a dot's result): that access anchors its own coalesced layout, and the
+  // smaller side is converted.
+  bool holdsLargerAccess(Value root, Value reached) const {
+    auto it = largestAccess_.find(root);
+    return it != largestAccess_.end() && it->second > cast<RankedTensorType>(reached.getType()).getNumElements();
+  }
+
   void propagate() {
     for (bool changed = true; changed;) {
       changed = false;
       for (const SliceEdge &e : slices_) {
         Value child = find(e.child), parent = find(e.parent);
         bool hasChild = layout_.count(child), hasParent = layout_.count(parent);
+        if ((hasParent && !hasChild && holdsLargerAccess(child, e.child)) ||
+            (hasChild && !hasParent && holdsLargerAccess(parent, e.parent)))
+          continue;
         if (hasParent && !hasChild) {
           layout_[child] = gpu::SliceLayoutAttr::get(f_.getContext(), e.dim, layout_[parent]);
           changed = true;
@@ -390,6 +406,7 @@ class LayoutSolver {
   llvm::DenseMap<Value, Attribute> layout_;
   std::vector<SliceEdge> slices_;
   std::vector<Operation *> memory_;
+  llvm::DenseMap<Value, int64_t> largestAccess_;  // per class root: its largest memory access (elements)
   std::vector<ir::DotOp> dots_;
 };
 
