@@ -139,7 +139,13 @@ Value memorySpace(LoweringContext &cx, BuiltinCall &c) {
   auto a = bindArgs(cx, "tle.gpu.memory_space", {{"input", true}, {"space", true}}, c.args, c.at, &where);
   if (a[1]->kind != Value::Kind::Str || (a[1]->text != "shared_memory" && a[1]->text != "register"))
     cx.fail(where[1], DiagId::ConstantError, "the memory space must be \"shared_memory\" or \"register\"");
-  return *a[0];  // a placement hint for the layout passes
+  // "register" is where a block lives anyway; staging a block through shared memory is not
+  // done yet, and says so.
+  if (a[1]->text == "shared_memory")
+    cx.diags().report(DiagId::IgnoredHint, c.at,
+                      "tle.gpu.memory_space(..., \"shared_memory\") is not honoured by tlec yet; the block stays where tlec's "
+                      "layout passes put it");
+  return *a[0];
 }
 
 Value notImplemented(LoweringContext &cx, BuiltinCall &c) {
