@@ -493,6 +493,15 @@ def test_clusters(k):
     except tlec_kernels.TleStatusError as e:
         status = e.args[1]
     check("cluster of 4: grid 6 is refused (TLE_ERROR_CLUSTER_GRID)", torch.tensor([status]), torch.tensor([-6]), 0, 0)
+    # A grid barrier (cooperative launch): every block sees every block's partial sum.
+    for blocks in (16, 37):
+        x = torch.randn(blocks, 256, device="cuda")
+        partial = torch.full((max(blocks, 16),), 0.0, device="cuda")
+        out = torch.full((blocks,), float("nan"), device="cuda")
+        k["grid_two_phase"]([blocks], x, partial, out)
+        want = x[:16].double().sum() if blocks >= 16 else None
+        check(f"grid barrier over {blocks} blocks: each reads all 16 partial sums", out,
+              torch.full((blocks,), want.item(), dtype=torch.float64), 1e-3, 1e-5)
     r = k["cluster_ring8"].resources()
     print(f"      cluster_ring8 resources: {r}")
     check("resources: cluster size 8, some clusters fit", torch.tensor([r["cluster_size"], int(r["max_active_clusters"] > 0)]),

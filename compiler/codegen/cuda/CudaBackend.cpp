@@ -51,8 +51,9 @@ std::string launchFacts(const cuda::PrintedKernel &k) {
   // Only in NVRTC's output: under nvcc the host-side shadow of a __constant__ would need
   // the kernel's translation unit to register it.
   o << "#ifdef __CUDACC_RTC__\n";
-  o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[3] = {" << k.threadsPerBlock << ", kSharedBytes_" << k.name << ", "
-    << k.clusterSize << "};  // threads per block, dynamic shared bytes, blocks per cluster\n";
+  o << "extern \"C\" __constant__ int " << k.name << "_tle_launch[4] = {" << k.threadsPerBlock << ", kSharedBytes_" << k.name << ", "
+    << k.clusterSize << ", " << (k.cooperative ? 1 : 0)
+    << "};  // threads per block, dynamic shared bytes, blocks per cluster, cooperative launch\n";
   o << "#endif\n";
   return o.str();
 }
@@ -97,8 +98,11 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     argArray += (argArray.empty() ? "" : ", ") + std::string("(void *)&") + local;
   }
   o << "  void *args[] = {" << (argArray.empty() ? "nullptr" : argArray) << "};\n";
-  o << "  return cudaLaunchKernel(reinterpret_cast<const void *>(&" << k.name << "), dim3(grid_x, grid_y, grid_z), dim3("
-    << k.threadsPerBlock << "), args, " << shared << ", reinterpret_cast<cudaStream_t>(stream));\n";
+  // Grid barriers need every block resident at once: a cooperative launch, which fails with
+  // a status (cudaErrorCooperativeLaunchTooLarge) for a grid that does not fit.
+  o << "  return " << (k.cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel") << "(reinterpret_cast<const void *>(&" << k.name
+    << "), dim3(grid_x, grid_y, grid_z), dim3(" << k.threadsPerBlock << "), args, " << shared
+    << ", reinterpret_cast<cudaStream_t>(stream));\n";
   o << "}\n\n";
 
   o << "extern \"C\" tleStatus " << k.name << "_resources(int device, tleKernelResources *resources) {\n"
@@ -175,8 +179,9 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   // The atomics header is most of the device library's compile time: only when needed.
   bool atomics = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesAtomics; });
   bool clusters = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesClusters; });
+  bool grids = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.cooperative; });
   cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "")
-     << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << "\n";
+     << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << (grids ? "#include <tle/cuda/grid.cuh>\n" : "") << "\n";
   // TLE-Raw functions, once each (a .tle file names each function once), as written.
   std::set<std::string> printedRaw;
   for (const cuda::PrintedKernel &k : kernels)

@@ -44,6 +44,7 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.sharedBytesExpression = sharedBytes();
   out.usesAtomics = usesAtomics_;
   out.usesClusters = usesClusters_ || out.clusterSize > 1;
+  out.cooperative = cooperative_;
   out.rawFunctions = rawFunctions_;
 }
 
@@ -476,8 +477,12 @@ void KernelPrinter::printClusterOperation(Operation *op) {
           std::string dims;
           for (int64_t d : b.getShape()) dims += ", " + std::to_string(d);
           line() << "tle::submesh_barrier<" << submeshBarriers_++ << ", " << mask << "u" << dims << ">();" << why << "\n";
+        } else if (b.getKind() == "grid") {
+          if (ir::clusterSize(f_) > 1) throw Unsupported{"a barrier over the whole grid of a cluster kernel (a cooperative launch of clusters)"};
+          cooperative_ = true;
+          line() << "tle::grid_barrier();" << why << "\n";
         } else {
-          throw Unsupported{"tle.distributed_barrier over " + std::string(b.getKind() == "grid" ? "the whole grid" : "GPUs")};
+          throw Unsupported{"tle.distributed_barrier across GPUs"};
         }
       });
 }

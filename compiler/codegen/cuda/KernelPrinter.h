@@ -31,6 +31,7 @@ struct PrintedKernel {
   bool usesAtomics = false;           // needs tle/cuda/atomic.cuh
   unsigned clusterSize = 1;           // blocks per thread-block cluster (__cluster_dims__ along x)
   bool usesClusters = false;          // needs tle/cuda/cluster.cuh
+  bool cooperative = false;           // has grid barriers: launched cooperatively (tle/cuda/grid.cuh)
   // TLE-Raw CUDA functions the kernel calls: (name, source), printed once before the kernels.
   std::vector<std::pair<std::string, std::string>> rawFunctions;
 };

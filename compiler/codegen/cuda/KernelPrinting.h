@@ -130,6 +130,7 @@ class KernelPrinter {
   llvm::DenseMap<Operation *, std::string> slotVars_;                  // ring loop -> its slot variable
   bool usesAtomics_ = false;
   bool usesClusters_ = false;
+  bool cooperative_ = false;
   int submeshBarriers_ = 0;  // sub-mesh barriers printed so far: each has its own counters
   std::vector<std::pair<std::string, std::string>> rawFunctions_;
 };

@@ -37,6 +37,7 @@ typedef struct tleKernel {
   int threadsPerBlock;
   int dynamicSharedBytes;
   int clusterSize; /* blocks per thread-block cluster along x (1: no clusters) */
+  int cooperative; /* 1: the kernel has grid barriers and is launched cooperatively */
 } tleKernel;
 
 /* The driver functions used, resolved once. CUresult values are cudaError_t values. */
@@ -50,6 +51,9 @@ typedef struct tleDriver {
   int (*funcSetAttribute)(struct CUfunc_st *, int, int);
   int (*launchKernel)(struct CUfunc_st *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, tleStream,
                       void **, void **);
+  /* cuLaunchCooperativeKernel (grid barriers); may be absent from old drivers */
+  int (*launchCooperativeKernel)(struct CUfunc_st *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                 tleStream, void **);
   int ready;
 } tleDriver;
 
@@ -68,6 +72,7 @@ static void tleDriverOpen_(void) {
   TLE_RESOLVE_(memcpyDtoH, "cuMemcpyDtoH_v2");
   TLE_RESOLVE_(funcSetAttribute, "cuFuncSetAttribute");
   TLE_RESOLVE_(launchKernel, "cuLaunchKernel");
+  TLE_RESOLVE_(launchCooperativeKernel, "cuLaunchCooperativeKernel");
 #undef TLE_RESOLVE_
   tle_driver_.ready = tle_driver_.init && tle_driver_.moduleLoadData && tle_driver_.moduleUnload &&
                       tle_driver_.moduleGetFunction && tle_driver_.moduleGetGlobal && tle_driver_.memcpyDtoH &&
@@ -125,14 +130,16 @@ static inline tleStatus tleModuleGetKernel(tleModule module, const char *name, t
   if (snprintf(factsName, sizeof factsName, "%s_tle_launch", name) >= (int)sizeof factsName) return TLE_ERROR_INVALID_ARGUMENT;
   unsigned long long address = 0;
   size_t bytes = 0;
-  int facts[3] = {0, 0, 1}; /* tlec before clusters wrote the first two */
-  if (d->moduleGetGlobal(&address, &bytes, module, factsName) != 0 || (bytes != sizeof facts && bytes != 2 * sizeof(int)))
+  int facts[4] = {0, 0, 1, 0}; /* older tlec wrote the first two or three */
+  if (d->moduleGetGlobal(&address, &bytes, module, factsName) != 0 ||
+      (bytes != sizeof facts && bytes != 3 * sizeof(int) && bytes != 2 * sizeof(int)))
     return TLE_ERROR_NOT_A_TLE_KERNEL;
   status = d->memcpyDtoH(facts, address, bytes);
   if (status != TLE_SUCCESS) return status;
   kernel->threadsPerBlock = facts[0];
   kernel->dynamicSharedBytes = facts[1];
   kernel->clusterSize = facts[2];
+  kernel->cooperative = facts[3];
   if (facts[1] > 48 * 1024) {
     const int maxDynamicSharedBytes = 8; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     status = d->funcSetAttribute(kernel->function, maxDynamicSharedBytes, facts[1]);
@@ -150,6 +157,11 @@ static inline tleStatus tleKernelLaunch(const tleKernel *kernel, tleStream strea
   if (kernel->clusterSize > 1 && grid_x % (unsigned)kernel->clusterSize != 0) return TLE_ERROR_CLUSTER_GRID;
   const tleDriver *d = tleDriverGet_();
   if (!d) return TLE_ERROR_NO_DRIVER;
+  if (kernel->cooperative) {
+    if (!d->launchCooperativeKernel) return TLE_ERROR_NO_DRIVER;
+    return d->launchCooperativeKernel(kernel->function, grid_x, grid_y, grid_z, (unsigned)kernel->threadsPerBlock, 1, 1,
+                                      (unsigned)kernel->dynamicSharedBytes, stream, args);
+  }
   return d->launchKernel(kernel->function, grid_x, grid_y, grid_z, (unsigned)kernel->threadsPerBlock, 1, 1,
                          (unsigned)kernel->dynamicSharedBytes, stream, args, NULL);
 }
