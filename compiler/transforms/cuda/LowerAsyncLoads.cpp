@@ -7,6 +7,7 @@
 #include "transforms/cuda/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace tle::cuda {
 
@@ -46,9 +47,11 @@ struct LowerAsyncLoadsPass : impl::LowerAsyncLoadsBase<LowerAsyncLoadsPass> {
     });
     // Every copy starts first, so that each wait can count the copies started after its own.
     SmallVector<std::pair<ir::LoadOp, gpu::AsyncLoadOp>> started;
+    llvm::DenseSet<Location> warned;  // pipelining copies a load: one warning per source load
     for (ir::LoadOp load : loads) {
       if (std::string why = whyNotAsync(load); !why.empty()) {
-        load.emitWarning("tle.load(is_async=True) is compiled as an ordinary load: " + why);
+        if (warned.insert(load.getLoc()).second)
+          load.emitWarning("tle.load(is_async=True) is compiled as an ordinary load: " + why);
         continue;
       }
       OpBuilder b(load);
