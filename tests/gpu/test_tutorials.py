@@ -360,6 +360,10 @@ def test_gpu_buffers(k):
     want = torch.tensor([max(0, xl.max().item()), min(1 << 30, xl.min().item()), ors, ands, xors, xl[7].item(), 42, 0],
                         dtype=torch.int32)
     check("shared-memory atomics: max, min, or, and, xor, xchg, cas", res.cpu(), want, 0, 0)
+    x = torch.randint(-1000, 1000, (512,), device="cuda", dtype=torch.int32)
+    out = torch.full_like(x, 7)
+    k["smem_volatile"]([1], x, out)
+    check("volatile loads through shared-memory pointers", out, x + x[0], 0, 0)
     x = torch.randn(3, 32, 32, device="cuda")
     out = torch.full((32, 32), float("nan"), device="cuda")
     k["gpu_smem_transpose"]([1], x, out)

@@ -261,7 +261,8 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
         std::string args = expr(l.getPtr());
         if (l.getMask()) args += ", " + expr(l.getMask());
         if (l.getOther()) args += ", " + expr(l.getOther());
-        std::string cache = l.getIsVolatile() ? "cv" : l.getCache() ? l.getCache()->str().substr(1) : "normal";
+        const bool global = ir::pointerSpaceOf(l.getPtr().getType()) == MemorySpace::Global;
+        std::string cache = l.getIsVolatile() ? (global ? "cv" : "vol") : l.getCache() ? l.getCache()->str().substr(1) : "normal";
         define(op, "tle::load<" + std::to_string(gpu::vectorWidth(op)) + ", tle::Cache::" + cache + masking(op) + ">(" + args + ")",
                "loaded");
       })

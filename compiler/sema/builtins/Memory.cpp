@@ -102,6 +102,12 @@ Value load(LoweringContext &cx, BuiltinCall &c) {
     cx.fail(where[5], DiagId::ConstantError, "cache_modifier for a load must be '.ca', '.cg' or '.cv', got '" + cache.getValue().str() + "'");
   if (eviction && !(eviction.getValue() == "evict_first" || eviction.getValue() == "evict_last" || eviction.getValue() == "evict_normal"))
     cx.fail(where[6], DiagId::ConstantError, "eviction_policy must be 'evict_first', 'evict_last' or 'evict_normal'");
+  if ((cache || eviction) && ptr.type.space != MemorySpace::Global) {
+    // Cache and eviction hints are global memory's; shared memory has neither.
+    cx.diags().report(DiagId::IgnoredHint, where[cache ? 5 : 6],
+                      "cache_modifier and eviction_policy apply to global memory; a load through shared-memory pointers ignores them");
+    cache = {}, eviction = {};
+  }
   bool isVolatile = a[7] && cx.truthy(*a[7], where[7]);
   bool isAsync = tleLoad && a[8] && cx.truthy(*a[8], where[8]);
   auto op = b.create<tle::ir::LoadOp>(cx.loc(c.at), cx.irType(result), ptr.ir, mask ? mask->ir : mlir::Value(),
@@ -155,9 +161,14 @@ Value store(LoweringContext &cx, BuiltinCall &c) {
     cx.fail(where[i], DiagId::ConstantError, std::string(what) + " for a store must be one of " + list + ", got '" + a[i]->text + "'");
   };
   mlir::Location l = cx.loc(c.at);
-  b.create<tle::ir::StoreOp>(l, ptr.ir, value.ir, mask ? mask->ir : mlir::Value(),
-                             strAttr(4, {".wb", ".cg", ".cs", ".wt"}, "cache_modifier"),
-                             strAttr(5, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy"));
+  mlir::StringAttr cache = strAttr(4, {".wb", ".cg", ".cs", ".wt"}, "cache_modifier");
+  mlir::StringAttr eviction = strAttr(5, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy");
+  if ((cache || eviction) && ptr.type.space != MemorySpace::Global) {
+    cx.diags().report(DiagId::IgnoredHint, where[cache ? 4 : 5],
+                      "cache_modifier and eviction_policy apply to global memory; a store through shared-memory pointers ignores them");
+    cache = {}, eviction = {};
+  }
+  b.create<tle::ir::StoreOp>(l, ptr.ir, value.ir, mask ? mask->ir : mlir::Value(), cache, eviction);
   return Value::none();
 }
 

@@ -33,7 +33,8 @@ template <class P>
 using pointee_t = typename pointee<P>::type;
 
 // Triton's cache modifiers (`cache_modifier=`). Eviction hints are accepted and not used yet.
-enum class Cache { normal, ca, cg, cs, cv, wb, wt };
+// vol: a volatile access of shared memory (tl.load(volatile=True) there; cv is global's).
+enum class Cache { normal, ca, cg, cs, cv, wb, wt, vol };
 
 template <int Bytes>
 struct raw_storage;
@@ -49,7 +50,14 @@ TLE_DEVICE R load_raw(const R *p) {
   else if constexpr (C == Cache::cs) return __ldcs(p);
   else if constexpr (C == Cache::cv) return __ldcv(p);
   else if constexpr (C == Cache::ca) return __ldca(p);
-  else return *p;
+  else if constexpr (C == Cache::vol) {
+    const volatile R *q = p;
+    R r;
+    if constexpr (sizeof(R) == 16) r.x = q->x, r.y = q->y, r.z = q->z, r.w = q->w;
+    else if constexpr (sizeof(R) == 8) r.x = q->x, r.y = q->y;
+    else r = *q;
+    return r;
+  } else return *p;
 }
 template <Cache C, class R>
 TLE_DEVICE void store_raw(R *p, R v) {
