@@ -31,6 +31,12 @@ std::optional<Value> maskArg(LoweringContext &cx, const std::optional<Value> &ma
 
 using Args = std::vector<std::optional<Value>>;
 
+// Triton's L2 eviction priorities: accepted and recorded, not yet given to the hardware.
+void warnEvictionPolicy(LoweringContext &cx, mlir::StringAttr eviction, SourceRange at) {
+  if (eviction && eviction.getValue() != "evict_normal")
+    cx.diags().report(DiagId::IgnoredHint, at, "eviction_policy='" + eviction.getValue().str() + "' is not honoured by tlec yet; the access uses the default L2 policy");
+}
+
 // A load through a block pointer: boundary_check and padding_option instead of mask and other.
 Value loadBlock(LoweringContext &cx, const Args &a, const std::vector<SourceRange> &where, const Value &ptr, SourceRange at) {
   if ((a[1] && a[1]->kind != Value::Kind::None) || (a[2] && a[2]->kind != Value::Kind::None))
@@ -46,8 +52,21 @@ Value loadBlock(LoweringContext &cx, const Args &a, const std::vector<SourceRang
   TType result;
   result.dtype = ptr.type.dtype;
   result.shape = ptr.type.blockShape;
-  auto op = b.create<tle::ir::LoadBlockOp>(cx.loc(at), cx.irType(result), ptr.ir, b.getDenseI32ArrayAttr(check), padding,
-                                           mlir::StringAttr(), mlir::StringAttr(), false);
+  // Cache and eviction hints and volatile, as for a load through pointers.
+  auto hint = [&](size_t i, std::initializer_list<const char *> allowed, const char *what) -> mlir::StringAttr {
+    if (!a[i] || a[i]->kind == Value::Kind::None) return {};
+    if (a[i]->kind != Value::Kind::Str) cx.fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
+    if (a[i]->text.empty()) return {};
+    for (const char *ok : allowed)
+      if (a[i]->text == ok) return b.getStringAttr(a[i]->text);
+    cx.fail(where[i], DiagId::ConstantError, std::string(what) + " '" + a[i]->text + "' is not one Triton accepts here");
+  };
+  mlir::StringAttr cache = hint(5, {".ca", ".cg", ".cv"}, "cache_modifier");
+  mlir::StringAttr eviction = hint(6, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy");
+  warnEvictionPolicy(cx, eviction, where[6]);
+  bool isVolatile = a[7] && cx.truthy(*a[7], where[7]);
+  auto op = b.create<tle::ir::LoadBlockOp>(cx.loc(at), cx.irType(result), ptr.ir, b.getDenseI32ArrayAttr(check), padding, cache,
+                                           eviction, isVolatile);
   return Value::ofRuntime(op.getResult(), result);
 }
 
@@ -108,6 +127,7 @@ Value load(LoweringContext &cx, BuiltinCall &c) {
                       "cache_modifier and eviction_policy apply to global memory; a load through shared-memory pointers ignores them");
     cache = {}, eviction = {};
   }
+  warnEvictionPolicy(cx, eviction, where[6]);
   bool isVolatile = a[7] && cx.truthy(*a[7], where[7]);
   bool isAsync = tleLoad && a[8] && cx.truthy(*a[8], where[8]);
   auto op = b.create<tle::ir::LoadOp>(cx.loc(c.at), cx.irType(result), ptr.ir, mask ? mask->ir : mlir::Value(),
@@ -126,7 +146,18 @@ Value storeBlock(LoweringContext &cx, const Args &a, const std::vector<SourceRan
     cx.fail(where[1], DiagId::ShapeMismatch, "cannot store " + withArticle(value.type.str()) + " through " + withArticle(ptr.type.str()));
   value = cx.broadcastTo(value, ptr.type.blockShape, where[1]);
   mlir::OpBuilder &b = cx.builder();
-  b.create<tle::ir::StoreBlockOp>(cx.loc(at), ptr.ir, value.ir, b.getDenseI32ArrayAttr(check), mlir::StringAttr(), mlir::StringAttr());
+  auto hint = [&](size_t i, std::initializer_list<const char *> allowed, const char *what) -> mlir::StringAttr {
+    if (!a[i] || a[i]->kind == Value::Kind::None) return {};
+    if (a[i]->kind != Value::Kind::Str) cx.fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
+    if (a[i]->text.empty()) return {};
+    for (const char *ok : allowed)
+      if (a[i]->text == ok) return b.getStringAttr(a[i]->text);
+    cx.fail(where[i], DiagId::ConstantError, std::string(what) + " '" + a[i]->text + "' is not one Triton accepts here");
+  };
+  mlir::StringAttr eviction = hint(5, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy");
+  warnEvictionPolicy(cx, eviction, where[5]);
+  b.create<tle::ir::StoreBlockOp>(cx.loc(at), ptr.ir, value.ir, b.getDenseI32ArrayAttr(check),
+                                  hint(4, {".wb", ".cg", ".cs", ".wt"}, "cache_modifier"), eviction);
   return Value::none();
 }
 
@@ -168,6 +199,7 @@ Value store(LoweringContext &cx, BuiltinCall &c) {
                       "cache_modifier and eviction_policy apply to global memory; a store through shared-memory pointers ignores them");
     cache = {}, eviction = {};
   }
+  warnEvictionPolicy(cx, eviction, where[5]);
   b.create<tle::ir::StoreOp>(l, ptr.ir, value.ir, mask ? mask->ir : mlir::Value(), cache, eviction);
   return Value::none();
 }

@@ -32,7 +32,8 @@ struct pointee<const T *> {
 template <class P>
 using pointee_t = typename pointee<P>::type;
 
-// Triton's cache modifiers (`cache_modifier=`). Eviction hints are accepted and not used yet.
+// Triton's cache modifiers (`cache_modifier=`). Eviction hints do not reach the device library
+// yet (sema warns: ignored-hint).
 // vol: a volatile access of shared memory (tl.load(volatile=True) there; cv is global's).
 enum class Cache { normal, ca, cg, cs, cv, wb, wt, vol };
 
