@@ -31,6 +31,25 @@ std::optional<Value> maskArg(LoweringContext &cx, const std::optional<Value> &ma
 
 using Args = std::vector<std::optional<Value>>;
 
+// A cache_modifier or eviction_policy argument (argument `i`) of a load or store (`access`):
+// null when absent or empty, else one of `allowed`.
+mlir::StringAttr hintArg(LoweringContext &cx, const Args &a, const std::vector<SourceRange> &where, size_t i,
+                         std::initializer_list<const char *> allowed, const char *what, const char *access) {
+  if (!a[i] || a[i]->kind == Value::Kind::None) return {};
+  if (a[i]->kind != Value::Kind::Str) cx.fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
+  if (a[i]->text.empty()) return {};
+  for (const char *ok : allowed)
+    if (a[i]->text == ok) return cx.builder().getStringAttr(a[i]->text);
+  std::string list;
+  for (const char *ok : allowed) list += (list.empty() ? "'" : ", '") + std::string(ok) + "'";
+  cx.fail(where[i], DiagId::ConstantError,
+          std::string(what) + " for " + access + " must be one of " + list + ", got '" + a[i]->text + "'");
+}
+
+constexpr std::initializer_list<const char *> kLoadCaches = {".ca", ".cg", ".cv"};
+constexpr std::initializer_list<const char *> kStoreCaches = {".wb", ".cg", ".cs", ".wt"};
+constexpr std::initializer_list<const char *> kEvictions = {"evict_first", "evict_last", "evict_normal"};
+
 // Triton's L2 eviction priorities: accepted and recorded, not yet given to the hardware.
 void warnEvictionPolicy(LoweringContext &cx, mlir::StringAttr eviction, SourceRange at) {
   if (eviction && eviction.getValue() != "evict_normal")
@@ -53,16 +72,8 @@ Value loadBlock(LoweringContext &cx, const Args &a, const std::vector<SourceRang
   result.dtype = ptr.type.dtype;
   result.shape = ptr.type.blockShape;
   // Cache and eviction hints and volatile, as for a load through pointers.
-  auto hint = [&](size_t i, std::initializer_list<const char *> allowed, const char *what) -> mlir::StringAttr {
-    if (!a[i] || a[i]->kind == Value::Kind::None) return {};
-    if (a[i]->kind != Value::Kind::Str) cx.fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
-    if (a[i]->text.empty()) return {};
-    for (const char *ok : allowed)
-      if (a[i]->text == ok) return b.getStringAttr(a[i]->text);
-    cx.fail(where[i], DiagId::ConstantError, std::string(what) + " '" + a[i]->text + "' is not one Triton accepts here");
-  };
-  mlir::StringAttr cache = hint(5, {".ca", ".cg", ".cv"}, "cache_modifier");
-  mlir::StringAttr eviction = hint(6, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy");
+  mlir::StringAttr cache = hintArg(cx, a, where, 5, kLoadCaches, "cache_modifier", "a load");
+  mlir::StringAttr eviction = hintArg(cx, a, where, 6, kEvictions, "eviction_policy", "a load");
   warnEvictionPolicy(cx, eviction, where[6]);
   bool isVolatile = a[7] && cx.truthy(*a[7], where[7]);
   auto op = b.create<tle::ir::LoadBlockOp>(cx.loc(at), cx.irType(result), ptr.ir, b.getDenseI32ArrayAttr(check), padding, cache,
@@ -109,18 +120,8 @@ Value load(LoweringContext &cx, BuiltinCall &c) {
     other = cx.broadcastTo(*other, result.shape, where[2]);
   }
   mlir::OpBuilder &b = cx.builder();
-  auto strAttr = [&](size_t i, const char *what) -> mlir::StringAttr {
-    if (!a[i] || a[i]->kind == Value::Kind::None) return {};
-    if (a[i]->kind != Value::Kind::Str) cx.fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
-    if (a[i]->text.empty()) return {};
-    return b.getStringAttr(a[i]->text);
-  };
-  mlir::StringAttr cache = strAttr(5, "cache_modifier");
-  mlir::StringAttr eviction = strAttr(6, "eviction_policy");
-  if (cache && !(cache.getValue() == ".ca" || cache.getValue() == ".cg" || cache.getValue() == ".cv"))
-    cx.fail(where[5], DiagId::ConstantError, "cache_modifier for a load must be '.ca', '.cg' or '.cv', got '" + cache.getValue().str() + "'");
-  if (eviction && !(eviction.getValue() == "evict_first" || eviction.getValue() == "evict_last" || eviction.getValue() == "evict_normal"))
-    cx.fail(where[6], DiagId::ConstantError, "eviction_policy must be 'evict_first', 'evict_last' or 'evict_normal'");
+  mlir::StringAttr cache = hintArg(cx, a, where, 5, kLoadCaches, "cache_modifier", "a load");
+  mlir::StringAttr eviction = hintArg(cx, a, where, 6, kEvictions, "eviction_policy", "a load");
   if ((cache || eviction) && ptr.type.space != MemorySpace::Global) {
     // Cache and eviction hints are global memory's; shared memory has neither.
     cx.diags().report(DiagId::IgnoredHint, where[cache ? 5 : 6],
@@ -146,18 +147,10 @@ Value storeBlock(LoweringContext &cx, const Args &a, const std::vector<SourceRan
     cx.fail(where[1], DiagId::ShapeMismatch, "cannot store " + withArticle(value.type.str()) + " through " + withArticle(ptr.type.str()));
   value = cx.broadcastTo(value, ptr.type.blockShape, where[1]);
   mlir::OpBuilder &b = cx.builder();
-  auto hint = [&](size_t i, std::initializer_list<const char *> allowed, const char *what) -> mlir::StringAttr {
-    if (!a[i] || a[i]->kind == Value::Kind::None) return {};
-    if (a[i]->kind != Value::Kind::Str) cx.fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
-    if (a[i]->text.empty()) return {};
-    for (const char *ok : allowed)
-      if (a[i]->text == ok) return b.getStringAttr(a[i]->text);
-    cx.fail(where[i], DiagId::ConstantError, std::string(what) + " '" + a[i]->text + "' is not one Triton accepts here");
-  };
-  mlir::StringAttr eviction = hint(5, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy");
+  mlir::StringAttr cache = hintArg(cx, a, where, 4, kStoreCaches, "cache_modifier", "a store");
+  mlir::StringAttr eviction = hintArg(cx, a, where, 5, kEvictions, "eviction_policy", "a store");
   warnEvictionPolicy(cx, eviction, where[5]);
-  b.create<tle::ir::StoreBlockOp>(cx.loc(at), ptr.ir, value.ir, b.getDenseI32ArrayAttr(check),
-                                  hint(4, {".wb", ".cg", ".cs", ".wt"}, "cache_modifier"), eviction);
+  b.create<tle::ir::StoreBlockOp>(cx.loc(at), ptr.ir, value.ir, b.getDenseI32ArrayAttr(check), cache, eviction);
   return Value::none();
 }
 
@@ -181,19 +174,9 @@ Value store(LoweringContext &cx, BuiltinCall &c) {
   value = cx.broadcastTo(value, ptr.type.shape, where[1]);
   std::optional<Value> mask = maskArg(cx, a[2], ptr.type.shape, where[2]);
   mlir::OpBuilder &b = cx.builder();
-  auto strAttr = [&](size_t i, std::initializer_list<const char *> allowed, const char *what) -> mlir::StringAttr {
-    if (!a[i] || a[i]->kind == Value::Kind::None) return {};
-    if (a[i]->kind != Value::Kind::Str) cx.fail(where[i], DiagId::TypeMismatch, std::string(what) + " must be a string");
-    if (a[i]->text.empty()) return {};
-    for (const char *ok : allowed)
-      if (a[i]->text == ok) return b.getStringAttr(a[i]->text);
-    std::string list;
-    for (const char *ok : allowed) list += (list.empty() ? "'" : ", '") + std::string(ok) + "'";
-    cx.fail(where[i], DiagId::ConstantError, std::string(what) + " for a store must be one of " + list + ", got '" + a[i]->text + "'");
-  };
   mlir::Location l = cx.loc(c.at);
-  mlir::StringAttr cache = strAttr(4, {".wb", ".cg", ".cs", ".wt"}, "cache_modifier");
-  mlir::StringAttr eviction = strAttr(5, {"evict_first", "evict_last", "evict_normal"}, "eviction_policy");
+  mlir::StringAttr cache = hintArg(cx, a, where, 4, kStoreCaches, "cache_modifier", "a store");
+  mlir::StringAttr eviction = hintArg(cx, a, where, 5, kEvictions, "eviction_policy", "a store");
   if ((cache || eviction) && ptr.type.space != MemorySpace::Global) {
     cx.diags().report(DiagId::IgnoredHint, where[cache ? 4 : 5],
                       "cache_modifier and eviction_policy apply to global memory; a store through shared-memory pointers ignores them");
