@@ -68,32 +68,8 @@ TLE_DEVICE Dst gather(const Src &src, const Index &index, unsigned char *scratch
   return t;
 }
 
-// TLE's extract_tile: the Dst-shaped block of src whose first element is at Offsets.
-template <class Dst, int... Offsets, class Src>
-TLE_DEVICE Dst extract_tile(const Src &src, unsigned char *scratch) {
-  static_assert(sizeof...(Offsets) == Src::rank && Src::rank == Dst::rank, "one offset per dimension");
-  auto *buffer = share_row_major(src, scratch);
-  constexpr int offsets[] = {Offsets...};
-  Dst t;
-  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = buffer[position_in<Dst, decltype(r)::value, Src>(offsets)]; });
-  __syncthreads();
-  return t;
-}
-
-// TLE's insert_tile: src with the block at Offsets replaced by `tile`.
-template <int... Offsets, class Src, class Part>
-TLE_DEVICE Src insert_tile(const Src &src, const Part &tile, unsigned char *scratch) {
-  static_assert(sizeof...(Offsets) == Src::rank && Src::rank == Part::rank, "one offset per dimension");
-  auto *buffer = share_row_major(src, scratch);
-  constexpr int offsets[] = {Offsets...};
-  static_for<Part::kRegs>([&](auto r) { buffer[position_in<Part, decltype(r)::value, Src>(offsets)] = tile.v[decltype(r)::value]; });
-  __syncthreads();
-  const Src t = load_row_major<Src>(buffer);
-  __syncthreads();
-  return t;
-}
-
-// extract_tile and insert_tile at element offsets known only at run time.
+// TLE's extract_tile and insert_tile: the Dst- (or tile-) shaped block of src whose first
+// element is at `offsets`, known at run time.
 template <class Dst, class Src, int Rank>
 TLE_DEVICE Dst extract_tile_at(const Src &src, const int (&offsets)[Rank], unsigned char *scratch) {
   static_assert(Rank == Src::rank && Src::rank == Dst::rank, "one offset per dimension");
@@ -112,6 +88,16 @@ TLE_DEVICE Src insert_tile_at(const Src &src, const Part &tile, const int (&offs
   const Src t = load_row_major<Src>(buffer);
   __syncthreads();
   return t;
+}
+
+// The same at compile-time Offsets.
+template <class Dst, int... Offsets, class Src>
+TLE_DEVICE Dst extract_tile(const Src &src, unsigned char *scratch) {
+  return extract_tile_at<Dst>(src, {Offsets...}, scratch);
+}
+template <int... Offsets, class Src, class Part>
+TLE_DEVICE Src insert_tile(const Src &src, const Part &tile, unsigned char *scratch) {
+  return insert_tile_at(src, tile, {Offsets...}, scratch);
 }
 
 // tl.sort along the last dimension: a bitonic sorting network over each row, in shared
