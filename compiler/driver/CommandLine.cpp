@@ -171,8 +171,8 @@ OUTPUT:
   --emit KIND                What to produce: tokens, ast, mlir, cuda, header, ptx, cubin,
                              ascendc. Default: from the extension of -o (.cu/.cuh cuda,
                              .h/.hpp header, .ptx ptx, .cubin cubin, .mlir mlir), else cuda
-                             (ascendc for an Ascend target). ascendc reports "not
-                             implemented yet".
+                             (ascendc for an Ascend target). ascendc writes AscendC C++
+                             for the vector units (see docs/ascendc.md for what maps).
   --target TARGET            What to compile for (default cuda:sm_90a):
 @TARGETS@
 

@@ -6,6 +6,7 @@
 #include "frontend/Signature.h"
 #include "sema/Sema.h"
 #ifdef TLE_HAVE_MLIR
+#include "codegen/ascendc/AscendcBackend.h"
 #include "codegen/cuda/CudaBackend.h"
 #include "codegen/cuda/Nvrtc.h"
 #include "transforms/Pipeline.h"
@@ -166,6 +167,31 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
           return false;
         }
         spdlog::info("NVRTC compiled {} in {:.2f} ms", emitKindName(options.emit), millisecondsSince(nvrtcStart));
+      } else {
+        output = std::move(result.source);
+        if (!options.writesToStdout()) header = std::move(result.header);
+      }
+    } else if ((options.emit == EmitKind::AscendC || options.emit == EmitKind::Header) &&
+               options.target->family() == TargetFamily::Ascend) {
+      // The same stages for Ascend: sema, the Ascend pipeline, the AscendC printer.
+      IrModulePtr ir = lower(*module, std::move(kernels));
+      if (!ir) return false;
+      auto locate = [&sources](const std::string &file, unsigned line, unsigned column) {
+        return SourceLoc{sources.findFile(file), line, column};
+      };
+      auto pipelineStart = std::chrono::steady_clock::now();
+      if (!runTargetPipeline(*ir, *options.target, diags, locate)) return false;
+      spdlog::info("ran the {} pipeline in {:.2f} ms", options.target->name(), millisecondsSince(pipelineStart));
+      AscendcOptions ascendc;
+      ascendc.inputName = options.input == "-" ? "<stdin>" : baseName(options.input);
+      ascendc.headerName = options.writesToStdout() ? "kernel.h" : baseName(headerPathFor(options));
+      ascendc.targetName = options.target->name();
+      ascendc.sourceLine = [&sources](const std::string &file, unsigned line) { return sources.lineText(file, line); };
+      ascendc.locate = locate;
+      AscendcOutput result;
+      if (!printAscendc(*ir, ascendc, diags, result)) return false;
+      if (options.emit == EmitKind::Header) {
+        output = std::move(result.header);
       } else {
         output = std::move(result.source);
         if (!options.writesToStdout()) header = std::move(result.header);

@@ -19,6 +19,94 @@ void TleDsaDialect::initialize() {
       >();
 }
 
+namespace {
+TleDsaDialect &dialectOf(Operation *op) { return *op->getContext()->getOrLoadDialect<TleDsaDialect>(); }
+
+bool isUbBuffer(Type t) {
+  auto b = dyn_cast<ir::BufferType>(t);
+  return b && b.getSpace() == MemorySpace::UB;
+}
+
+// A global window's element type, pointer and extents must agree with its UB buffer.
+LogicalResult verifyWindow(Operation *op, ir::BufferType buffer, Type base, Type offset, ValueRange rowStride, ValueRange extents) {
+  if (buffer.getSpace() != MemorySpace::UB) return op->emitOpError("moves between global memory and UB only");
+  if (cast<ir::PointerType>(base).getPointeeType() != buffer.getBlockType().getElementType())
+    return op->emitOpError("element types differ");
+  int64_t rank = buffer.getBlockType().getRank();
+  if (rank < 1 || rank > 2) return op->emitOpError("moves 1-D or 2-D windows");
+  if (static_cast<int64_t>(extents.size()) != rank) return op->emitOpError("needs one extent per dimension");
+  if (static_cast<int64_t>(rowStride.size()) != rank - 1) return op->emitOpError("needs a row stride exactly for a 2-D window");
+  (void)offset;
+  return success();
+}
+}  // namespace
+
+std::optional<int64_t> bufferOffset(Operation *alloc) {
+  if (auto v = dialectOf(alloc).getOffsetAttrHelper().getAttr(alloc)) return v.getInt();
+  return std::nullopt;
+}
+void setBufferOffset(Operation *alloc, int64_t offset) {
+  dialectOf(alloc).getOffsetAttrHelper().setAttr(alloc, IntegerAttr::get(IntegerType::get(alloc->getContext(), 64), offset));
+}
+int64_t memoryBytes(Operation *kernel, MemorySpace space) {
+  auto dict = dialectOf(kernel).getMemoryBytesAttrHelper().getAttr(kernel);
+  if (!dict) return 0;
+  auto v = dict.getAs<IntegerAttr>(memorySpaceName(space));
+  return v ? v.getInt() : 0;
+}
+void setMemoryBytes(Operation *kernel, const std::vector<std::pair<MemorySpace, int64_t>> &bytes) {
+  Builder b(kernel->getContext());
+  SmallVector<NamedAttribute> entries;
+  for (auto [space, n] : bytes) entries.push_back(b.getNamedAttr(memorySpaceName(space), b.getI64IntegerAttr(n)));
+  dialectOf(kernel).getMemoryBytesAttrHelper().setAttr(kernel, b.getDictionaryAttr(entries));
+}
+
+LogicalResult CopyInOp::verify() {
+  if (getPad() && getPad().getType() != getDst().getType().getBlockType().getElementType())
+    return emitOpError("the padding value must have the buffer's element type");
+  return verifyWindow(*this, getDst().getType(), getBase().getType(), getOffset().getType(), getRowStride(), getExtents());
+}
+
+LogicalResult CopyOutOp::verify() {
+  return verifyWindow(*this, getSrc().getType(), getBase().getType(), getOffset().getType(), getRowStride(), getExtents());
+}
+
+LogicalResult VectorOp::verify() {
+  StringRef kind = getKind();
+  auto bufferInputs = llvm::count_if(getInputs(), [](Value v) { return isa<ir::BufferType>(v.getType()); });
+  size_t n = getInputs().size();
+  bool binary = llvm::is_contained({"add", "sub", "mul", "div", "max", "min", "and", "or"}, kind);
+  bool withScalar = llvm::is_contained({"adds", "muls", "maxs", "mins"}, kind);
+  bool unary = llvm::is_contained({"exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "cast"}, kind);
+  bool reduce = llvm::is_contained({"reduce_sum", "reduce_max", "reduce_min"}, kind);
+  if (binary ? (n != 2 || bufferInputs != 2)
+             : withScalar ? (n != 2 || !isa<ir::BufferType>(getInputs()[0].getType()) || bufferInputs != 1)
+             : unary || reduce ? (n != 1 || bufferInputs != 1)
+             : kind == "duplicate" ? (n != 1 || bufferInputs != 0)
+                                   : true)
+    return emitOpError("'") << kind << "' does not take these inputs (or is not a vector instruction)";
+  if (reduce != static_cast<bool>(getScratch())) return emitOpError("a scratch buffer goes with reductions only");
+  if (!isUbBuffer(getOut().getType())) return emitOpError("vector instructions write UB buffers");
+  Type element = getOut().getType().getBlockType().getElementType();
+  for (Value v : getInputs()) {
+    if (auto b = dyn_cast<ir::BufferType>(v.getType())) {
+      if (!isUbBuffer(b)) return emitOpError("vector instructions read UB buffers");
+      if (kind != "cast" && b.getBlockType().getElementType() != element) return emitOpError("operands differ in element type");
+      if (!reduce && b.getBlockType().getNumElements() != getOut().getType().getBlockType().getNumElements())
+        return emitOpError("operands differ in element count");
+    } else if (v.getType() != element) {
+      return emitOpError("a scalar operand must have the buffer's element type");
+    }
+  }
+  return success();
+}
+
+LogicalResult ReadScalarOp::verify() {
+  if (!isUbBuffer(getBuffer().getType())) return emitOpError("reads a UB buffer");
+  if (getType() != getBuffer().getType().getBlockType().getElementType()) return emitOpError("result must have the buffer's element type");
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   auto srcBuf = dyn_cast<ir::BufferType>(getSrc().getType()), dstBuf = dyn_cast<ir::BufferType>(getDst().getType());
   if (srcBuf && dstBuf) {  // the cube's operand path: L1 -> L0A / L0B

@@ -11,14 +11,24 @@ def TleDsa_Dialect : Dialect {
   let cppNamespace = "::tle::dsa";
   let summary = "DSA-level (Ascend) ops of tile programs";
   let dependentDialects = ["::tle::ir::TleDialect"];
+  // What the Ascend passes hand to each other and to the printer.
+  let discardableAttrs = (ins
+    "::mlir::IntegerAttr":$offset,          // a buffer's byte offset in its memory (tle-ascend-plan-memory)
+    "::mlir::DictionaryAttr":$memory_bytes  // a kernel's bytes per on-chip memory, by name (tle-ascend-plan-memory)
+  );
 }
 
 class TleDsa_Op<string mnemonic, list<Trait> traits = []> : Op<TleDsa_Dialect, mnemonic, traits>;
 
-def TleDsa_CopyOp : TleDsa_Op<"copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+def TleDsa_CopyOp : TleDsa_Op<"copy", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
   let summary = "copy the leading `sizes` part of a block between global memory and a local buffer";
-  let arguments = (ins AnyType:$src, AnyType:$dst, Variadic<I32>:$sizes);
-  let assemblyFormat = "$src `,` $dst `,` `[` $sizes `]` attr-dict `:` type($src) `,` type($dst)";
+  let description = [{
+    Into a local buffer, the elements outside `sizes` keep what the buffer held, except that
+    with `pad` the rest of each copied row's last 32-byte unit gets `pad` (DataCopyPad's
+    padding): a masked tl.load with `other` fills the buffer with `other` first and pads.
+  }];
+  let arguments = (ins AnyType:$src, AnyType:$dst, Variadic<I32>:$sizes, Optional<AnyType>:$pad);
+  let assemblyFormat = "$src `,` $dst `,` `[` $sizes `]` (`pad` $pad^ `:` type($pad))? attr-dict `:` type($src) `,` type($dst)";
   let hasVerifier = 1;
 }
 
@@ -58,6 +68,76 @@ def TleDsa_SubviewOp : TleDsa_Op<"subview", [Pure]> {
   let results = (outs Tle_Buffer:$result);
   let assemblyFormat = "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+}
+
+// ---- what the Ascend pipeline lowers tile programs to (transforms/ascend) --------------
+
+def TleDsa_CopyInOp : TleDsa_Op<"copy_in", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
+  let summary = "global -> UB: an extents[0] x extents[1] window of a row-major tensor (pipe MTE2)";
+  let description = [{
+    Element (i, j) of the window is base[offset + i * row_stride + j]; it lands at (i, j) of
+    `dst`, whose rows are the buffer's full width. Elements outside the extents are not
+    written, except the padding of each row's last 32-byte unit, which gets `pad` when given.
+    A 1-D window has one extent and no row stride.
+  }];
+  let arguments = (ins Tle_Buffer:$dst, Tle_AnyPtr:$base, AnySignlessInteger:$offset, Variadic<AnySignlessInteger>:$row_stride,
+                   Variadic<I32>:$extents, Optional<AnyType>:$pad);
+  let assemblyFormat = [{
+    $base `[` $offset (`,` `row_stride` $row_stride^ `:` type($row_stride))? `]` `->` $dst `extents` `[` $extents `]`
+    (`pad` $pad^ `:` type($pad))? attr-dict `:` type($base) `,` type($offset) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def TleDsa_CopyOutOp : TleDsa_Op<"copy_out", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
+  let summary = "UB -> global: the inverse of copy_in, writing exactly the window (pipe MTE3)";
+  let arguments = (ins Tle_Buffer:$src, Tle_AnyPtr:$base, AnySignlessInteger:$offset, Variadic<AnySignlessInteger>:$row_stride,
+                   Variadic<I32>:$extents);
+  let assemblyFormat = [{
+    $src `->` $base `[` $offset (`,` `row_stride` $row_stride^ `:` type($row_stride))? `]` `extents` `[` $extents `]`
+    attr-dict `:` type($src) `,` type($base) `,` type($offset)
+  }];
+  let hasVerifier = 1;
+}
+
+def TleDsa_VectorOp : TleDsa_Op<"vector", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
+  let summary = "one vector-unit instruction over whole UB buffers (pipe V)";
+  let description = [{
+    `kind` names the AscendC call: binary (add sub mul div max min and or) on two buffers;
+    with a scalar (adds muls maxs mins) on a buffer and a scalar; unary (exp ln abs sqrt rsqrt
+    reciprocal relu); cast; duplicate (a scalar into every element); reduce_sum, reduce_max,
+    reduce_min (the whole input into element 0 of `out`, using the buffer `scratch`).
+  }];
+  let arguments = (ins StrAttr:$kind, Variadic<AnyType>:$inputs, Tle_Buffer:$out, Optional<Tle_Buffer>:$scratch);
+  let assemblyFormat = "$kind `(` $inputs `)` `->` $out (`scratch` $scratch^ `:` type($scratch))? attr-dict `:` functional-type($inputs, $out)";
+  let hasVerifier = 1;
+}
+
+def TleDsa_ReadScalarOp : TleDsa_Op<"read_scalar", [MemoryEffects<[MemRead]>]> {
+  let summary = "element 0 of a UB buffer as a scalar (pipe S)";
+  let arguments = (ins Tle_Buffer:$buffer);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+// Pipe names: S, V, M, MTE1, MTE2, MTE3, FIX (ALL for pipe_barrier).
+def TleDsa_SetFlagOp : TleDsa_Op<"set_flag", [MemoryEffects<[MemWrite]>]> {
+  let summary = "pipe `from` signals event `id` once its issued work is done (SetFlag<FROM_TO>)";
+  let arguments = (ins StrAttr:$from, StrAttr:$to, I32Attr:$id);
+  let assemblyFormat = "$from `->` $to `[` $id `]` attr-dict";
+}
+
+def TleDsa_WaitFlagOp : TleDsa_Op<"wait_flag", [MemoryEffects<[MemWrite]>]> {
+  let summary = "pipe `to` waits for event `id` from pipe `from` (WaitFlag<FROM_TO>)";
+  let arguments = (ins StrAttr:$from, StrAttr:$to, I32Attr:$id);
+  let assemblyFormat = "$from `->` $to `[` $id `]` attr-dict";
+}
+
+def TleDsa_PipeBarrierOp : TleDsa_Op<"pipe_barrier", [MemoryEffects<[MemWrite]>]> {
+  let summary = "later work of `pipe` waits for its earlier work (ALL: every pipe for every pipe)";
+  let arguments = (ins StrAttr:$pipe);
+  let assemblyFormat = "$pipe attr-dict";
 }
 
 #endif

@@ -2,7 +2,9 @@
 
 #include "ir/IrModuleDetail.h"
 #include "ir/Locations.h"
+#include "transforms/PassDiagnostics.h"
 #include "transforms/Pipeline.h"
+#include "transforms/ascend/Passes.h"
 #include "transforms/common/Passes.h"
 #include "transforms/cuda/Passes.h"
 
@@ -16,6 +18,7 @@ namespace {
 
 const TargetPipeline kPipelines[] = {
     {TargetFamily::Cuda, "tle-cuda-pipeline", "the CUDA passes in tlec's order", cuda::buildCudaPipeline},
+    {TargetFamily::Ascend, "tle-ascend-pipeline", "the Ascend passes in tlec's order", ascend::buildAscendPipeline},
 };
 
 }  // namespace
@@ -29,6 +32,7 @@ const TargetPipeline *pipelineFor(TargetFamily family) {
 void registerPassesAndPipelines() {
   common::registerCommonPasses();
   cuda::registerCudaPasses();
+  ascend::registerAscendPasses();
   for (const TargetPipeline &p : kPipelines) mlir::PassPipelineRegistration<>(p.flag, p.summary, p.build);
 }
 
@@ -39,20 +43,32 @@ bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEng
     return false;
   }
   std::string errors;
+  bool unsupported = false;
   mlir::ScopedDiagnosticHandler handler(&module.context, [&](mlir::Diagnostic &d) {
-    if (d.getSeverity() == mlir::DiagnosticSeverity::Warning) {
-      SourceLoc at;
+    auto at = [&] {
+      SourceLoc loc;
       if (auto file = ir::fileLocation(d.getLocation()); file && locate)
-        at = locate(file->getFilename().str(), file->getLine(), file->getColumn());
-      diags.report(DiagId::IgnoredHint, SourceRange(at), d.str());
+        loc = locate(file->getFilename().str(), file->getLine(), file->getColumn());
+      return SourceRange(loc);
+    };
+    std::string message = d.str();
+    if (d.getSeverity() == mlir::DiagnosticSeverity::Warning) {
+      diags.report(DiagId::IgnoredHint, at(), message);
       return mlir::success();
     }
-    errors += d.str() + "\n";
+    if (llvm::StringRef(message).starts_with(kUnsupportedOnTarget)) {
+      diags.report(DiagId::UnsupportedOnTarget, at(), message.substr(kUnsupportedOnTarget.size()) + " (" + target.name() + ")");
+      unsupported = true;
+      return mlir::success();
+    }
+    errors += message + "\n";
     return mlir::success();
   });
   mlir::PassManager pm(&module.context);
   pipeline->build(pm);
-  if (mlir::failed(pm.run(*module.op)) || mlir::failed(mlir::verify(*module.op))) {
+  bool failed = mlir::failed(pm.run(*module.op)) || mlir::failed(mlir::verify(*module.op));
+  if (failed && unsupported && errors.empty()) return false;
+  if (failed) {
     diags.report(DiagId::InternalError, "internal error: the " + target.name() + " lowering passes failed:\n" + errors);
     return false;
   }

@@ -1,5 +1,7 @@
 #include "codegen/cuda/CudaSpelling.h"
 
+#include "codegen/common/Naming.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -23,13 +25,7 @@ const std::set<std::string> kReservedWords = {
     "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_staging_half", "tle_stage", "tle_async", "true", "false", "nullptr", "inline",
     "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
 
-std::string formatFloat(double v, bool single) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, single ? "%.9g" : "%.17g", v);
-  std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return single ? s + "f" : s;
-}
+using codegen::formatFloat;
 
 std::string intList(ArrayRef<unsigned> values) {
   std::string s;
@@ -44,21 +40,9 @@ std::string blockedSpelling(gpu::BlockedLayoutAttr b) {
 
 }  // namespace
 
-std::string sanitize(StringRef name) {
-  std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "v" + out;
-  if (kReservedWords.count(out) || out.rfind("__", 0) == 0) out += "_";
-  return out;
-}
+std::string sanitize(StringRef name) { return codegen::sanitize(name, kReservedWords); }
 
-std::optional<std::string> nameFromLocation(Location loc) {
-  if (auto n = dyn_cast<NameLoc>(loc)) return n.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location l : fused.getLocations())
-      if (auto n = nameFromLocation(l)) return n;
-  return std::nullopt;
-}
+std::optional<std::string> nameFromLocation(Location loc) { return codegen::nameFromLocation(loc); }
 
 std::string scalarType(Type t) {
   if (t.isInteger(1)) return "bool";

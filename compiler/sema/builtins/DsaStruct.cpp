@@ -108,7 +108,7 @@ Value copy(LoweringContext &cx, BuiltinCall &c) {
     cx.fail(c.at, DiagId::ShapeMismatch, "the pointer block (" + global.type.str() + ") and the buffer (" + local.type.str() +
                                              ") must have one shape and element type");
   std::vector<mlir::Value> sizeIr = copySizes(cx, *a[2], local, where[2]);
-  cx.builder().create<tle::dsa::CopyOp>(cx.loc(c.at), a[0]->ir, a[1]->ir, sizeIr);
+  cx.builder().create<tle::dsa::CopyOp>(cx.loc(c.at), a[0]->ir, a[1]->ir, sizeIr, mlir::Value());
   return Value::none();
 }
 

@@ -7,7 +7,8 @@
 extern "C" {
 #endif
 
-/* A CUDA stream; the same type as cudaStream_t and CUstream. NULL is the default stream. */
+/* A CUDA stream; the same type as cudaStream_t and CUstream. NULL is the default stream.
+ * For AscendC output it carries an aclrtStream (a void pointer) the same way. */
 typedef struct CUstream_st *tleStream;
 
 /* What a launcher returns. 0 is success; negative values are tlec's own errors (below);
@@ -31,6 +32,10 @@ typedef int tleStatus;
 /* A kernel launched on thread-block clusters (a block_cluster mesh level) got a grid_x that
  * is not a multiple of its cluster size; nothing was launched. */
 #define TLE_ERROR_CLUSTER_GRID (-6)
+/* AscendC output run under tlec's CPU emulation (tle/ascendc/kernel.h): the emulation found
+ * something that would be wrong on an NPU (an unordered pipe hazard, a flag misused, a buffer
+ * out of its memory or misaligned); the findings went to stderr. */
+#define TLE_ERROR_ASCENDC_EMULATION (-7)
 
 /* A short description of a tlec status; CUDA codes are described as "CUDA error N". */
 static inline const char *tleStatusName(tleStatus status) {
@@ -42,6 +47,7 @@ static inline const char *tleStatusName(tleStatus status) {
   case TLE_ERROR_FILE: return "the file could not be read";
   case TLE_ERROR_NOT_A_TLE_KERNEL: return "the module's kernel was not compiled by tlec (no NAME_tle_launch)";
   case TLE_ERROR_CLUSTER_GRID: return "grid_x is not a multiple of the kernel's thread-block cluster size";
+  case TLE_ERROR_ASCENDC_EMULATION: return "the AscendC CPU emulation found a hazard or misuse (see stderr)";
   default: return status > 0 ? "CUDA error (see cudaGetErrorString)" : "unknown tlec status";
   }
 }

@@ -1,0 +1,482 @@
+// One statement per op: each tle_dsa op is one AscendC call (or one call of tle/ascendc's
+// copy helpers), scalars are C++ expressions, loops and branches are C++ loops and branches.
+// Every decision was made by the Ascend passes; what is left unlowered is an error here.
+#include "codegen/ascendc/AscendcBackend.h"
+
+#include "codegen/common/Naming.h"
+#include "ir/Dialect.h"
+#include "ir/DsaDialect.h"
+#include "ir/IrModuleDetail.h"
+#include "ir/KernelSettings.h"
+#include "ir/Locations.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+namespace tle {
+
+namespace {
+
+using namespace mlir;
+
+struct NotPrintable {
+  std::string message;
+  Location where;
+};
+
+const std::set<std::string> kReservedWords = {
+    "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "int", "long", "namespace", "new", "operator", "private",
+    "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct", "switch", "template",
+    "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "and",
+    "or", "not", "xor", "true", "false", "nullptr", "inline", "half", "AscendC", "tle", "std", "pipe", "GM_ADDR"};
+
+std::string scalarType(Type t, Location where) {
+  if (t.isInteger(1)) return "bool";
+  if (t.isInteger(8)) return "int8_t";
+  if (t.isInteger(16)) return "int16_t";
+  if (t.isInteger(32)) return "int32_t";
+  if (t.isInteger(64)) return "int64_t";
+  if (t.isF16()) return "half";
+  if (t.isBF16()) return "bfloat16_t";
+  if (t.isF32()) return "float";
+  if (auto p = dyn_cast<ir::PointerType>(t); p && p.getMemorySpace() == MemorySpace::Global)
+    return "__gm__ " + scalarType(p.getPointeeType(), where) + " *";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  throw NotPrintable{"values of type " + s + " have no AscendC spelling yet", where};
+}
+
+// How the launcher takes a parameter: C types only (16-bit floats as void pointers).
+std::string hostType(Type t, Location where) {
+  if (auto p = dyn_cast<ir::PointerType>(t)) {
+    Type e = p.getPointeeType();
+    return e.isF16() || e.isBF16() ? "void*" : scalarType(e, where) + "*";
+  }
+  if (t.isF16() || t.isBF16()) throw NotPrintable{"16-bit float scalar parameters are not supported on Ascend yet", where};
+  return scalarType(t, where);
+}
+
+std::string literal(Attribute value, Type t, Location where) {
+  if (auto i = dyn_cast<IntegerAttr>(value)) {
+    if (t.isInteger(1)) return i.getValue().isZero() ? "false" : "true";
+    int64_t v = t.isInteger(1) ? i.getValue().getZExtValue() : i.getValue().getSExtValue();
+    if (t.isInteger(64)) return "int64_t(" + std::to_string(v) + ")";
+    return std::to_string(v);
+  }
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    double v = f.getValueAsDouble();
+    std::string s = std::isnan(v) ? "__builtin_nanf(\"\")" : std::isinf(v) ? (v < 0 ? "-__builtin_inff()" : "__builtin_inff()")
+                                                                           : codegen::formatFloat(v, true);
+    if (t.isF32()) return s;
+    return scalarType(t, where) + "(" + s + ")";
+  }
+  throw NotPrintable{"a constant that is not a scalar", where};
+}
+
+
+// The AscendC function of a tle_dsa.vector kind.
+std::string vectorFunction(StringRef kind) {
+  static const std::map<std::string, std::string> names = {
+      {"add", "Add"},         {"sub", "Sub"},   {"mul", "Mul"},         {"div", "Div"},         {"max", "Max"},
+      {"min", "Min"},         {"and", "And"},   {"or", "Or"},           {"adds", "Adds"},       {"muls", "Muls"},
+      {"maxs", "Maxs"},       {"mins", "Mins"}, {"exp", "Exp"},         {"ln", "Ln"},           {"abs", "Abs"},
+      {"sqrt", "Sqrt"},       {"rsqrt", "Rsqrt"}, {"reciprocal", "Reciprocal"}, {"relu", "Relu"}, {"cast", "Cast"},
+      {"duplicate", "Duplicate"}, {"reduce_sum", "ReduceSum"}, {"reduce_max", "ReduceMax"}, {"reduce_min", "ReduceMin"}};
+  auto it = names.find(kind.str());
+  return it == names.end() ? "" : "AscendC::" + it->second;
+}
+
+struct Param {
+  std::string name, hostType;
+  bool isPointer;
+};
+
+struct PrintedKernel {
+  std::string name, body;
+  std::vector<Param> params;
+};
+
+class KernelPrinter {
+ public:
+  KernelPrinter(func::FuncOp f, const AscendcOptions &options) : f_(f), options_(options) {}
+
+  PrintedKernel print() {
+    PrintedKernel k;
+    k.name = f_.getSymName().str();
+    claim(k.name);
+    for (const char *n : {"tle_pipe", "tle_ub", "tle_block", "tle_grid_x", "tle_grid_y", "tle_grid_z"}) claim(n);
+    std::ostringstream signature;
+    signature << "extern \"C\" __global__ __aicore__ void " << k.name << "(";
+    indent_ = 1;
+    for (BlockArgument arg : f_.getArguments()) {
+      std::string source = ir::parameterName(f_, arg.getArgNumber());
+      std::string name = claim(codegen::sanitize(source.empty() ? "arg" + std::to_string(arg.getArgNumber()) : source, kReservedWords));
+      names_[arg] = name;
+      bool isPointer = isa<ir::PointerType>(arg.getType());
+      k.params.push_back({name, hostType(arg.getType(), arg.getLoc()), isPointer});
+      if (isPointer) {
+        std::string raw = claim(name + "_gm");
+        signature << "GM_ADDR " << raw << ", ";
+        std::string t = scalarType(arg.getType(), arg.getLoc());
+        line() << t << "const " << name << " = reinterpret_cast<" << t << ">(" << raw << ");\n";
+      } else {
+        signature << scalarType(arg.getType(), arg.getLoc()) << " " << name << ", ";
+      }
+    }
+    signature << "uint32_t tle_grid_x, uint32_t tle_grid_y, uint32_t tle_grid_z)";
+    // One TBuf over the bytes the memory plan gave UB; buffers are views at fixed offsets.
+    int64_t ubBytes = dsa::memoryBytes(f_, MemorySpace::UB);
+    for (MemorySpace other : {MemorySpace::L1, MemorySpace::L0A, MemorySpace::L0B, MemorySpace::L0C})
+      if (dsa::memoryBytes(f_, other) > 0)
+        throw NotPrintable{"buffers in " + std::string(memorySpaceName(other)) + " (the cube path) are not supported on Ascend yet", f_.getLoc()};
+    if (ubBytes > 0) {
+      line() << "AscendC::TPipe tle_pipe;\n";
+      line() << "AscendC::TBuf<AscendC::TPosition::VECCALC> tle_ub;  // the unified buffer; tiles at planned offsets\n";
+      line() << "tle_pipe.InitBuffer(tle_ub, " << ubBytes << ");\n";
+    }
+    bool usesProgramId = false;
+    f_.walk([&](ir::ProgramIdOp) { usesProgramId = true; });
+    if (usesProgramId)
+      line() << "const int32_t tle_block = static_cast<int32_t>(AscendC::GetBlockIdx());  // the program, x fastest\n";
+    block(f_.getBody().front());
+    k.body = signature.str() + " {\n" + body_.str() + "}\n";
+    return k;
+  }
+
+ private:
+  func::FuncOp f_;
+  const AscendcOptions &options_;
+  std::ostringstream body_;
+  int indent_ = 0;
+  unsigned lastLine_ = 0;
+  std::set<std::string> used_;
+  llvm::DenseMap<Value, std::string> names_;
+
+  std::string claim(std::string name) {
+    std::string candidate = name;
+    for (int i = 2; !used_.insert(candidate).second; ++i) candidate = name + "_" + std::to_string(i);
+    return candidate;
+  }
+
+  std::string newName(Value v, StringRef fallback) {
+    std::string base;
+    if (Operation *def = v.getDefiningOp())
+      if (auto n = codegen::nameFromLocation(def->getLoc()); n && def->getNumResults() == 1) base = codegen::sanitize(*n, kReservedWords);
+    std::string n = claim(base.empty() ? fallback.str() : base);
+    names_[v] = n;
+    return n;
+  }
+
+  std::string expr(Value v) {
+    if (auto it = names_.find(v); it != names_.end()) return it->second;
+    if (auto c = v.getDefiningOp<arith::ConstantOp>()) return literal(c.getValue(), v.getType(), c.getLoc());
+    Location where = v.getDefiningOp() ? v.getDefiningOp()->getLoc() : f_.getLoc();
+    throw NotPrintable{"a value used before the printer defined it", where};
+  }
+
+  std::string type(Value v) { return scalarType(v.getType(), v.getLoc()); }
+
+  std::ostringstream &line() {
+    body_ << std::string(indent_ * 2, ' ');
+    return body_;
+  }
+
+  void sourceComment(Operation *op) {
+    auto loc = ir::fileLocation(op->getLoc());
+    if (!loc || loc->getLine() == lastLine_) return;
+    lastLine_ = loc->getLine();
+    std::string text = options_.sourceLine ? options_.sourceLine(loc->getFilename().str(), loc->getLine()) : "";
+    size_t first = text.find_first_not_of(" \t");
+    text = first == std::string::npos ? "" : text.substr(first);
+    std::string file = loc->getFilename().str();
+    if (size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+    line() << "// " << file << ":" << loc->getLine() << (text.empty() ? "" : ": " + text) << "\n";
+  }
+
+  void define(Operation *op, const std::string &expression, StringRef fallback = "v") {
+    Value result = op->getResult(0);
+    std::string t = type(result);
+    std::string name = newName(result, fallback);
+    line() << (t.back() == '*' ? t + "const" : "const " + t) << " " << name << " = " << expression << ";\n";
+  }
+
+  void block(Block &b) {
+    for (Operation &op : b) operation(&op);
+  }
+
+  void operation(Operation *op) {
+    if (isa<scf::YieldOp, func::ReturnOp>(op)) return;
+    if (isa<arith::ConstantOp>(op)) return;  // spelt as literals where used
+    sourceComment(op);
+    Location loc = op->getLoc();
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<ir::ProgramIdOp>([&](ir::ProgramIdOp p) {
+          static const char *pid[] = {"tle_block % static_cast<int32_t>(tle_grid_x)",
+                                      "tle_block / static_cast<int32_t>(tle_grid_x) % static_cast<int32_t>(tle_grid_y)",
+                                      "tle_block / static_cast<int32_t>(tle_grid_x * tle_grid_y)"};
+          define(op, pid[p.getAxis()], "pid");
+        })
+        .Case<ir::NumProgramsOp>([&](ir::NumProgramsOp p) {
+          static const char *grid[] = {"static_cast<int32_t>(tle_grid_x)", "static_cast<int32_t>(tle_grid_y)",
+                                       "static_cast<int32_t>(tle_grid_z)"};
+          define(op, grid[p.getAxis()], "num_programs");
+        })
+        .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) {
+          if (isa<RankedTensorType>(a.getType())) throw NotPrintable{"a tile of pointers left unlowered", loc};
+          define(op, expr(a.getPtr()) + " + " + expr(a.getOffset()), "ptr");
+        })
+        .Case<ir::AllocOp>([&](ir::AllocOp a) {
+          auto offset = dsa::bufferOffset(a);
+          ir::BufferType t = a.getType();
+          if (!offset || t.getSpace() != MemorySpace::UB) throw NotPrintable{"a buffer the memory plan did not place in UB", loc};
+          std::string element = scalarType(t.getBlockType().getElementType(), loc);
+          std::string name = newName(a.getResult(), "buffer");
+          line() << "const AscendC::LocalTensor<" << element << "> " << name << " = tle_ub.GetWithOffset<" << element << ">("
+                 << t.getBlockType().getNumElements() << ", " << *offset << ");\n";
+        })
+        .Case<dsa::CopyInOp>([&](dsa::CopyInOp c) { copyIn(c); })
+        .Case<dsa::CopyOutOp>([&](dsa::CopyOutOp c) { copyOut(c); })
+        .Case<dsa::VectorOp>([&](dsa::VectorOp v) { vector(v); })
+        .Case<dsa::ReadScalarOp>([&](dsa::ReadScalarOp r) { define(op, expr(r.getBuffer()) + ".GetValue(0)", "value"); })
+        .Case<dsa::SetFlagOp>([&](dsa::SetFlagOp s) {
+          line() << "AscendC::SetFlag<AscendC::HardEvent::" << s.getFrom().str() << "_" << s.getTo().str() << ">(EVENT_ID" << s.getId()
+                 << ");\n";
+        })
+        .Case<dsa::WaitFlagOp>([&](dsa::WaitFlagOp w) {
+          line() << "AscendC::WaitFlag<AscendC::HardEvent::" << w.getFrom().str() << "_" << w.getTo().str() << ">(EVENT_ID"
+                 << w.getId() << ");\n";
+        })
+        .Case<dsa::PipeBarrierOp>([&](dsa::PipeBarrierOp b) { line() << "AscendC::PipeBarrier<PIPE_" << b.getPipe().str() << ">();\n"; })
+        .Case<scf::ForOp>([&](scf::ForOp f) { forLoop(f); })
+        .Case<scf::IfOp>([&](scf::IfOp i) { ifElse(i); })
+        .Default([&](Operation *) { scalar(op); });
+  }
+
+  void scalar(Operation *op) {
+    Location loc = op->getLoc();
+    if (op->getNumResults() != 1 || isa<RankedTensorType>(op->getResult(0).getType()) ||
+        llvm::any_of(op->getOperandTypes(), [](Type t) { return isa<RankedTensorType, ir::BufferType>(t); }))
+      throw NotPrintable{"'" + op->getName().getStringRef().str() + "' has no AscendC lowering yet", loc};
+    auto bin = [&](const char *symbol) { return expr(op->getOperand(0)) + " " + symbol + " " + expr(op->getOperand(1)); };
+    auto cast = [&]() { return "static_cast<" + type(op->getResult(0)) + ">(" + expr(op->getOperand(0)) + ")"; };
+    std::string e;
+    if (isa<arith::AddIOp, arith::AddFOp>(op)) e = bin("+");
+    else if (isa<arith::SubIOp, arith::SubFOp>(op)) e = bin("-");
+    else if (isa<arith::MulIOp, arith::MulFOp>(op)) e = bin("*");
+    else if (isa<arith::DivSIOp, arith::DivFOp>(op)) e = bin("/");
+    else if (isa<arith::RemSIOp>(op)) e = bin("%");
+    else if (isa<arith::AndIOp>(op)) e = bin("&");
+    else if (isa<arith::OrIOp>(op)) e = bin("|");
+    else if (isa<arith::XOrIOp>(op)) e = bin("^");
+    else if (isa<arith::ShLIOp>(op)) e = bin("<<");
+    else if (isa<arith::ShRSIOp>(op)) e = bin(">>");
+    else if (isa<arith::MaxSIOp, arith::MaxNumFOp, arith::MaximumFOp>(op))
+      e = expr(op->getOperand(0)) + " > " + expr(op->getOperand(1)) + " ? " + expr(op->getOperand(0)) + " : " + expr(op->getOperand(1));
+    else if (isa<arith::MinSIOp, arith::MinNumFOp, arith::MinimumFOp>(op))
+      e = expr(op->getOperand(0)) + " < " + expr(op->getOperand(1)) + " ? " + expr(op->getOperand(0)) + " : " + expr(op->getOperand(1));
+    else if (auto neg = dyn_cast<arith::NegFOp>(op)) e = "-" + expr(neg.getOperand());
+    else if (auto sel = dyn_cast<arith::SelectOp>(op))
+      e = expr(sel.getCondition()) + " ? " + expr(sel.getTrueValue()) + " : " + expr(sel.getFalseValue());
+    else if (isa<arith::ExtSIOp, arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp, arith::ExtFOp, arith::TruncFOp>(op)) e = cast();
+    else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      using P = arith::CmpIPredicate;
+      static const std::map<P, const char *> symbols = {{P::eq, "=="}, {P::ne, "!="}, {P::slt, "<"}, {P::sle, "<="},
+                                                        {P::sgt, ">"},  {P::sge, ">="}};
+      auto it = symbols.find(cmp.getPredicate());
+      if (it == symbols.end()) throw NotPrintable{"unsigned comparisons have no AscendC lowering yet", loc};
+      e = bin(it->second);
+    } else if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+      using P = arith::CmpFPredicate;
+      static const std::map<P, const char *> symbols = {{P::OEQ, "=="}, {P::UNE, "!="}, {P::OLT, "<"}, {P::OLE, "<="},
+                                                        {P::OGT, ">"},  {P::OGE, ">="}};
+      auto it = symbols.find(cmp.getPredicate());
+      if (it == symbols.end()) throw NotPrintable{"this float comparison has no AscendC lowering yet", loc};
+      e = bin(it->second);
+    } else {
+      throw NotPrintable{"'" + op->getName().getStringRef().str() + "' has no AscendC lowering yet", loc};
+    }
+    define(op, e);
+  }
+
+  std::string extents(ValueRange values) {
+    std::string s;
+    for (Value v : values) s += ", " + expr(v);
+    return s;
+  }
+
+  void copyIn(dsa::CopyInOp c) {
+    std::string src = expr(c.getBase()) + " + " + expr(c.getOffset());
+    std::string pad = c.getPad() ? ", " + expr(c.getPad()) : "";
+    auto tile = c.getDst().getType().getBlockType();
+    if (tile.getRank() == 1) {
+      line() << "tle::ascendc::copy_in" << (c.getPad() ? "_padded" : "") << "(" << expr(c.getDst()) << ", " << src << extents(c.getExtents())
+             << pad << ");\n";
+    } else {
+      line() << "tle::ascendc::copy_in_rows" << (c.getPad() ? "_padded" : "") << "(" << expr(c.getDst()) << ", " << tile.getDimSize(1)
+             << ", " << src << ", " << expr(c.getRowStride()[0]) << extents(c.getExtents()) << pad << ");\n";
+    }
+  }
+
+  void copyOut(dsa::CopyOutOp c) {
+    std::string dst = expr(c.getBase()) + " + " + expr(c.getOffset());
+    auto tile = c.getSrc().getType().getBlockType();
+    if (tile.getRank() == 1)
+      line() << "tle::ascendc::copy_out(" << dst << ", " << expr(c.getSrc()) << extents(c.getExtents()) << ");\n";
+    else
+      line() << "tle::ascendc::copy_out_rows(" << dst << ", " << expr(c.getRowStride()[0]) << ", " << expr(c.getSrc()) << ", "
+             << tile.getDimSize(1) << extents(c.getExtents()) << ");\n";
+  }
+
+  void vector(dsa::VectorOp v) {
+    std::string function = vectorFunction(v.getKind());
+    if (function.empty()) throw NotPrintable{"vector instruction '" + v.getKind().str() + "'", v.getLoc()};
+    auto out = v.getOut().getType().getBlockType();
+    std::ostringstream call;
+    call << function << "(" << expr(v.getOut());
+    for (Value in : v.getInputs()) call << ", " << expr(in);
+    if (v.getScratch()) call << ", " << expr(v.getScratch());
+    int64_t count = out.getNumElements();
+    if (v.getScratch()) count = cast<ir::BufferType>(v.getInputs()[0].getType()).getBlockType().getNumElements();
+    if (v.getKind() == "cast") {
+      Type from = cast<ir::BufferType>(v.getInputs()[0].getType()).getBlockType().getElementType(), to = out.getElementType();
+      // Narrowing floats rounds to nearest even (as Triton); float to integer truncates.
+      const char *mode = isa<FloatType>(from) && isa<IntegerType>(to)                           ? "CAST_TRUNC"
+                         : isa<FloatType>(from) && isa<FloatType>(to) && to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth() ? "CAST_RINT"
+                                                                                                 : "CAST_NONE";
+      call << ", AscendC::RoundMode::" << mode;
+    }
+    call << ", " << count << ");";
+    line() << call.str() << "\n";
+  }
+
+  std::vector<std::string> declareCarried(ValueRange inits, ValueRange carried) {
+    std::vector<std::string> vars;
+    for (auto [init, value] : llvm::zip(inits, carried)) {
+      std::string name = newName(value, "carried");
+      line() << type(value) << " " << name << " = " << expr(init) << ";\n";
+      vars.push_back(name);
+    }
+    return vars;
+  }
+
+  void assignCarried(const std::vector<std::string> &vars, ValueRange values) {
+    std::vector<std::string> sources;
+    for (Value v : values) {  // through temporaries: a yielded value may be another carried variable
+      std::string tmp = claim("next");
+      line() << "const " << type(v) << " " << tmp << " = " << expr(v) << ";\n";
+      sources.push_back(tmp);
+    }
+    for (auto [var, source] : llvm::zip(vars, sources)) line() << var << " = " << source << ";\n";
+  }
+
+  void forLoop(scf::ForOp f) {
+    std::vector<std::string> vars = declareCarried(f.getInitArgs(), f.getRegionIterArgs());
+    std::string iv = claim("i");
+    names_[f.getInductionVar()] = iv;
+    if (auto stages = ir::ownNumStages(f)) line() << "// tl.range(num_stages=" << *stages << "): not pipelined on Ascend\n";
+    line() << "for (" << type(f.getInductionVar()) << " " << iv << " = " << expr(f.getLowerBound()) << "; " << iv << " < "
+           << expr(f.getUpperBound()) << "; " << iv << " += " << expr(f.getStep()) << ") {\n";
+    ++indent_;
+    block(*f.getBody());
+    assignCarried(vars, f.getBody()->getTerminator()->getOperands());
+    --indent_;
+    line() << "}\n";
+    for (auto [i, result] : llvm::enumerate(f.getResults())) names_[result] = vars[i];
+  }
+
+  void ifElse(scf::IfOp i) {
+    std::vector<std::string> vars;
+    for (Value result : i.getResults()) {
+      std::string name = newName(result, "selected");
+      line() << type(result) << " " << name << ";\n";
+      vars.push_back(name);
+    }
+    line() << "if (" << expr(i.getCondition()) << ") {\n";
+    ++indent_;
+    block(i.getThenRegion().front());
+    assignCarried(vars, i.getThenRegion().front().getTerminator()->getOperands());
+    --indent_;
+    if (!i.getElseRegion().empty()) {
+      line() << "} else {\n";
+      ++indent_;
+      block(i.getElseRegion().front());
+      assignCarried(vars, i.getElseRegion().front().getTerminator()->getOperands());
+      --indent_;
+    }
+    line() << "}\n";
+  }
+};
+
+std::string launcherParams(const PrintedKernel &k) {
+  std::string s = "tleStream stream, unsigned grid_x, unsigned grid_y, unsigned grid_z";
+  for (const Param &p : k.params) s += ", " + p.hostType + " " + p.name;
+  return s;
+}
+
+std::string launcherDefinition(const PrintedKernel &k) {
+  std::ostringstream o;
+  std::string args;
+  for (const Param &p : k.params) args += (p.isPointer ? "reinterpret_cast<GM_ADDR>(" + p.name + ")" : p.name) + ", ";
+  args += "grid_x, grid_y, grid_z";
+  o << "extern \"C\" tleStatus " << k.name << "_launch(" << launcherParams(k) << ") {\n";
+  o << "  if (grid_x == 0 || grid_y == 0 || grid_z == 0) return TLE_SUCCESS;  // nothing to do\n";
+  o << "  const unsigned long long blocks = static_cast<unsigned long long>(grid_x) * grid_y * grid_z;\n";
+  o << "  if (blocks > TLE_ASCENDC_MAX_BLOCKS) return TLE_ERROR_INVALID_ARGUMENT;\n";
+  o << "#ifdef TLE_ASCENDC_EMULATION\n";
+  o << "  (void)stream;\n";
+  o << "  return tle::ascendc::emu::run(static_cast<uint32_t>(blocks), [&] { " << k.name << "(" << args << "); });\n";
+  o << "#else\n";
+  o << "  " << k.name << "<<<static_cast<uint32_t>(blocks), nullptr, reinterpret_cast<void *>(stream)>>>(" << args << ");\n";
+  o << "  return TLE_SUCCESS;\n";
+  o << "#endif\n";
+  o << "}\n";
+  return o.str();
+}
+
+}  // namespace
+
+bool printAscendc(const IrModule &module, const AscendcOptions &options, DiagnosticEngine &diags, AscendcOutput &out) {
+  std::vector<PrintedKernel> kernels;
+  try {
+    mlir::ModuleOp m = module.op.get();
+    for (func::FuncOp f : m.getOps<func::FuncOp>()) {
+      if (!f->hasAttr("tle.kernel")) continue;
+      kernels.push_back(KernelPrinter(f, options).print());
+    }
+  } catch (const NotPrintable &e) {
+    SourceLoc loc;
+    if (auto file = ir::fileLocation(e.where); file && options.locate)
+      loc = options.locate(file->getFilename().str(), file->getLine(), file->getColumn());
+    diags.report(DiagId::NotImplemented, SourceRange(loc), e.message + " (" + options.targetName + ")");
+    return false;
+  }
+  std::string banner = "// Generated by tlec from " + options.inputName + " for " + options.targetName + ". Do not edit.\n";
+  std::ostringstream src;
+  src << banner;
+  src << "// AscendC for the AI cores' vector units. Builds with CANN's compiler, or with a C++17\n"
+      << "// compiler against tlec's CPU emulation (tle/ascendc/kernel.h chooses).\n";
+  src << "#include \"tle/ascendc/kernel.h\"\n#include \"" << options.headerName << "\"\n\n";
+  for (const PrintedKernel &k : kernels) src << k.body << "\n" << launcherDefinition(k) << "\n";
+  out.source = src.str();
+
+  std::ostringstream h;
+  h << banner << "#pragma once\n\n#include <stdint.h>\n\n#include \"tle/runtime.h\"\n\n";
+  h << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (const PrintedKernel &k : kernels)
+    h << "/* " << k.name << ": one AI core per program. Returns TLE_SUCCESS or an error; never prints. */\n"
+      << "tleStatus " << k.name << "_launch(" << launcherParams(k) << ");\n";
+  h << "\n#ifdef __cplusplus\n}\n#endif\n";
+  out.header = h.str();
+  return true;
+}
+
+}  // namespace tle

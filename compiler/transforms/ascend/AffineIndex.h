@@ -1,0 +1,33 @@
+// Index tiles as scalars: which index and pointer tiles are `offset + sum_d i_d * stride_d`,
+// and which masks are rectangles `i_d < extent_d`. The Ascend passes turn such tiles into the
+// scalars of a strided copy; the scalars are built at the builder's insertion point.
+#pragma once
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace tle::ascend {
+
+struct AffineIndex {
+  mlir::Value base;                       // the scalar pointer, for pointer tiles; null for integer tiles
+  mlir::Value offset;                     // the index (or element offset from base) at (0, ..., 0); null: 0
+  llvm::SmallVector<mlir::Value> strides; // per dimension; null: 0
+};
+
+// Null when `tile` is not of that form (a gather, data-dependent indices).
+std::optional<AffineIndex> affineIndexOf(mlir::Value tile, mlir::OpBuilder &b);
+
+// Per dimension, how many leading indices the mask lets through (as i32, between 0 and the
+// dimension's size); a null entry means all of them. Null when the mask is not a rectangle
+// at the origin.
+std::optional<llvm::SmallVector<mlir::Value>> rectangleOf(mlir::Value mask, mlir::OpBuilder &b);
+
+// The scalar a uniform tile holds everywhere (a splat or a splat constant); null otherwise.
+mlir::Value uniformValue(mlir::Value tile, mlir::OpBuilder &b);
+
+// `v` as a constant integer, if it is one.
+std::optional<int64_t> constantInt(mlir::Value v);
+
+}  // namespace tle::ascend

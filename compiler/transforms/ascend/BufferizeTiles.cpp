@@ -1,0 +1,280 @@
+#include "transforms/ascend/AffineIndex.h"
+#include "transforms/ascend/Passes.h"
+#include "transforms/PassDiagnostics.h"
+
+#include "ir/Dialect.h"
+#include "ir/DsaDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+
+namespace tle::ascend {
+
+#define GEN_PASS_DEF_BUFFERIZETILES
+#include "transforms/ascend/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+// The vector instruction of an element-wise arithmetic op on two tiles.
+std::optional<StringRef> binaryKind(Operation *op) {
+  if (isa<arith::AddFOp, arith::AddIOp>(op)) return StringRef("add");
+  if (isa<arith::SubFOp, arith::SubIOp>(op)) return StringRef("sub");
+  if (isa<arith::MulFOp, arith::MulIOp>(op)) return StringRef("mul");
+  if (isa<arith::DivFOp, arith::DivSIOp>(op)) return StringRef("div");
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op)) return StringRef("max");
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op)) return StringRef("min");
+  if (isa<arith::AndIOp>(op)) return StringRef("and");
+  if (isa<arith::OrIOp>(op)) return StringRef("or");
+  return std::nullopt;
+}
+
+std::optional<StringRef> unaryKind(Operation *op) {
+  if (isa<math::ExpOp>(op)) return StringRef("exp");
+  if (isa<math::LogOp>(op)) return StringRef("ln");
+  if (isa<math::AbsFOp, math::AbsIOp>(op)) return StringRef("abs");
+  if (isa<math::SqrtOp>(op)) return StringRef("sqrt");
+  if (isa<math::RsqrtOp>(op)) return StringRef("rsqrt");
+  if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp>(op)) return StringRef("cast");
+  return std::nullopt;
+}
+
+// What a 1-D tle.reduce computes, when its combine region is one vector reduction.
+std::optional<StringRef> reductionKind(ir::ReduceOp reduce) {
+  Block &body = reduce.getCombineOp().front();
+  if (body.getOperations().size() != 2) return std::nullopt;
+  Operation &combine = body.front();
+  if (combine.getNumOperands() != 2 || combine.getOperand(0) != body.getArgument(0) || combine.getOperand(1) != body.getArgument(1))
+    return std::nullopt;
+  if (!isa<FloatType>(combine.getResult(0).getType())) return std::nullopt;  // the vector unit reduces floats
+  if (isa<arith::AddFOp>(combine)) return StringRef("reduce_sum");
+  if (isa<arith::MaxNumFOp, arith::MaximumFOp>(combine)) return StringRef("reduce_max");
+  if (isa<arith::MinNumFOp, arith::MinimumFOp>(combine)) return StringRef("reduce_min");
+  return std::nullopt;
+}
+
+struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
+  DenseMap<Value, Value> bufferOf;  // a data tile -> the UB buffer holding it
+  SmallVector<Operation *> replaced;
+  bool failedAny = false;
+
+  void fail(Operation *op, const Twine &why) {
+    emitUnsupported(op) << why;
+    failedAny = true;
+  }
+
+  Value allocate(OpBuilder &b, Location loc, RankedTensorType tile) {
+    return b.create<ir::AllocOp>(loc, ir::BufferType::get(b.getContext(), tile, MemorySpace::UB));
+  }
+
+  Value vector(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value out, Value scratch = Value()) {
+    b.create<dsa::VectorOp>(loc, b.getStringAttr(kind), inputs, out, scratch);
+    return out;
+  }
+
+  // The buffer holding tile `v` for `user`: its own, or a uniform tile written out.
+  Value bufferFor(OpBuilder &b, Value v, Operation *user) {
+    if (Value buffer = bufferOf.lookup(v)) return buffer;
+    if (Value scalar = uniformValue(v, b)) {
+      Value buffer = allocate(b, user->getLoc(), cast<RankedTensorType>(v.getType()));
+      return vector(b, user->getLoc(), "duplicate", scalar, buffer);
+    }
+    fail(user, "this tile is computed from indices (tl.arange), which the Ascend backend keeps as scalars; "
+               "use it in addresses or masks only");
+    return Value();
+  }
+
+  void loadTile(ir::LoadOp load) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    auto tile = cast<RankedTensorType>(load.getType());
+    if (isa<ir::PointerType>(tile.getElementType())) return fail(load, "loading pointers from global memory");
+    Value buffer = allocate(b, loc, tile);
+    SmallVector<Value> sizes;
+    Value pad;
+    if (load.getMask()) {
+      auto rectangle = rectangleOf(load.getMask(), b);
+      if (!rectangle) return fail(load, "this mask is not `index < bound` per dimension (a rectangle of the tile)");
+      for (auto [d, e] : llvm::enumerate(*rectangle))
+        sizes.push_back(e ? e : b.create<arith::ConstantIntOp>(loc, tile.getDimSize(d), 32).getResult());
+      if (load.getOther()) {
+        pad = uniformValue(load.getOther(), b);
+        if (!pad) return fail(load, "`other` must be one value for every element");
+        vector(b, loc, "duplicate", pad, buffer);
+      }
+    } else {
+      for (int64_t n : tile.getShape()) sizes.push_back(b.create<arith::ConstantIntOp>(loc, n, 32));
+    }
+    b.create<dsa::CopyOp>(loc, load.getPtr(), buffer, sizes, pad);
+    bufferOf[load.getResult()] = buffer;
+    replaced.push_back(load);
+  }
+
+  void storeTile(ir::StoreOp store) {
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    auto tile = cast<RankedTensorType>(store.getValue().getType());
+    Value buffer = bufferFor(b, store.getValue(), store);
+    if (!buffer) return;
+    SmallVector<Value> sizes;
+    std::optional<SmallVector<Value>> rectangle;
+    if (store.getMask() && !(rectangle = rectangleOf(store.getMask(), b)))
+      return fail(store, "this mask is not `index < bound` per dimension (a rectangle of the tile)");
+    for (int64_t d = 0; d < tile.getRank(); ++d) {
+      Value e = rectangle ? (*rectangle)[d] : Value();
+      sizes.push_back(e ? e : b.create<arith::ConstantIntOp>(loc, tile.getDimSize(d), 32).getResult());
+    }
+    b.create<dsa::CopyOp>(loc, buffer, store.getPtr(), sizes, Value());
+    replaced.push_back(store);
+  }
+
+  void elementwise(Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto tile = cast<RankedTensorType>(op->getResult(0).getType());
+    Value out;
+    if (auto kind = binaryKind(op)) {
+      Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+      bool lhsData = bufferOf.count(lhs), rhsData = bufferOf.count(rhs);
+      Value lhsScalar = lhsData ? Value() : uniformValue(lhs, b), rhsScalar = rhsData ? Value() : uniformValue(rhs, b);
+      bool commutes = llvm::is_contained({"add", "mul", "max", "min"}, *kind);
+      out = allocate(b, loc, tile);
+      if (lhsData && rhsScalar && commutes) {
+        vector(b, loc, (*kind + "s").str(), {bufferOf[lhs], rhsScalar}, out);
+      } else if (rhsData && lhsScalar && commutes) {
+        vector(b, loc, (*kind + "s").str(), {bufferOf[rhs], lhsScalar}, out);
+      } else if (lhsData && rhsScalar && *kind == "sub" && isa<FloatType>(rhsScalar.getType())) {
+        Value negated = b.create<arith::NegFOp>(loc, rhsScalar);  // x - s = x + (-s), exactly
+        vector(b, loc, "adds", {bufferOf[lhs], negated}, out);
+      } else {
+        Value l = bufferFor(b, lhs, op), r = bufferFor(b, rhs, op);
+        if (!l || !r) return;
+        vector(b, loc, *kind, {l, r}, out);
+      }
+    } else if (auto kind = unaryKind(op)) {
+      Value in = bufferFor(b, op->getOperand(0), op);
+      if (!in) return;
+      out = vector(b, loc, *kind, in, allocate(b, loc, tile));
+    } else if (auto exp2 = dyn_cast<math::Exp2Op>(op)) {  // 2^x = e^(x ln 2)
+      Value in = bufferFor(b, exp2.getOperand(), op);
+      if (!in) return;
+      auto element = cast<FloatType>(tile.getElementType());
+      Value ln2 = b.create<arith::ConstantOp>(loc, b.getFloatAttr(element, 0.69314718055994530942));
+      Value scaled = vector(b, loc, "muls", {in, ln2}, allocate(b, loc, tile));
+      out = vector(b, loc, "exp", scaled, allocate(b, loc, tile));
+    } else if (auto neg = dyn_cast<arith::NegFOp>(op)) {
+      Value in = bufferFor(b, neg.getOperand(), op);
+      if (!in) return;
+      Value minusOne = b.create<arith::ConstantOp>(loc, b.getFloatAttr(tile.getElementType(), -1.0));
+      out = vector(b, loc, "muls", {in, minusOne}, allocate(b, loc, tile));
+    } else {
+      return fail(op, "'" + op->getName().getStringRef() + "' on tiles has no Ascend vector lowering yet");
+    }
+    bufferOf[op->getResult(0)] = out;
+    replaced.push_back(op);
+  }
+
+  void reduceTile(ir::ReduceOp reduce) {
+    auto kind = reductionKind(reduce);
+    auto src = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+    if (reduce.getSrcs().size() != 1 || src.getRank() != 1 || !kind)
+      return fail(reduce, "the Ascend backend reduces one 1-D float tile with sum, max or min only");
+    OpBuilder b(reduce);
+    Location loc = reduce.getLoc();
+    Value in = bufferFor(b, reduce.getSrcs()[0], reduce);
+    if (!in) return;
+    // The result lands in element 0 of a 32-byte buffer; the instruction needs a scratch
+    // buffer as large as its input.
+    Type element = src.getElementType();
+    int64_t lanes = 32 / (element.getIntOrFloatBitWidth() / 8);
+    Value out = allocate(b, loc, RankedTensorType::get({lanes}, element));
+    Value scratch = allocate(b, loc, src);
+    vector(b, loc, *kind, in, out, scratch);
+    Value scalar = b.create<dsa::ReadScalarOp>(loc, element, out);
+    reduce.getResult(0).replaceAllUsesWith(scalar);
+    replaced.push_back(reduce);
+  }
+
+  void toBuffer(dsa::ToBufferOp op) {
+    OpBuilder b(op);
+    Value in = bufferFor(b, op.getSrc(), op);
+    if (!in) return;
+    if (op.getSrc().hasOneUse()) {  // nothing else reads the tile: the new buffer can be its storage
+      op.getResult().replaceAllUsesWith(in);
+    } else {  // a copy, so that writes through the new buffer leave the tile unchanged
+      auto tile = op.getSrc().getType();
+      Type element = tile.getElementType();
+      Value out = allocate(b, op.getLoc(), tile);
+      if (isa<FloatType>(element))
+        vector(b, op.getLoc(), "muls", {in, b.create<arith::ConstantOp>(op.getLoc(), b.getFloatAttr(element, 1.0))}, out);
+      else
+        vector(b, op.getLoc(), "adds", {in, b.create<arith::ConstantOp>(op.getLoc(), b.getIntegerAttr(element, 0))}, out);
+      op.getResult().replaceAllUsesWith(out);
+    }
+    replaced.push_back(op);
+  }
+
+  void runOnOperation() override {
+    bufferOf.clear();  // one pass object may run on several kernels
+    replaced.clear();
+    failedAny = false;
+    SmallVector<Operation *> ops;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : ops) {
+      if (failedAny) break;
+      if (auto load = dyn_cast<ir::LoadOp>(op)) {
+        if (isTile(load.getResult())) loadTile(load);
+        else fail(op, "scalar loads from global memory are not supported on Ascend yet");
+      } else if (auto store = dyn_cast<ir::StoreOp>(op)) {
+        if (isTile(store.getValue())) storeTile(store);
+        else fail(op, "scalar stores to global memory are not supported on Ascend yet");
+      } else if (auto reduce = dyn_cast<ir::ReduceOp>(op)) {
+        reduceTile(reduce);
+      } else if (auto view = dyn_cast<dsa::ToTensorOp>(op)) {
+        bufferOf[view.getResult()] = view.getBuffer();
+        replaced.push_back(op);
+      } else if (auto toBuf = dyn_cast<dsa::ToBufferOp>(op)) {
+        toBuffer(toBuf);
+      } else if (auto ew = dyn_cast<dsa::ElementwiseOp>(op)) {
+        OpBuilder b(op);
+        vector(b, op->getLoc(), ew.getKind(), {ew.getLhs(), ew.getRhs()}, ew.getOut());
+        replaced.push_back(op);
+      } else if (isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::YieldOp>(op)) {
+        if (llvm::any_of(op->getOperands(), [&](Value v) { return isTile(v) && bufferOf.count(v); }) ||
+            llvm::any_of(op->getResults(), [](Value v) { return isTile(v); }))
+          fail(op, "tiles carried through loops or branches are not supported on Ascend yet");
+      } else if (isa<ir::AddPtrOp>(op) && bufferOf.count(op->getOperand(1))) {
+        fail(op, "pointers computed from loaded values (a gather) have no Ascend lowering");
+      } else if (op->getNumResults() == 1 && isTile(op->getResult(0)) &&
+                 llvm::any_of(op->getOperands(), [&](Value v) { return bufferOf.count(v); })) {
+        elementwise(op);
+      } else if (llvm::any_of(op->getOperands(), [&](Value v) { return bufferOf.count(v); }) &&
+                 !isa<dsa::CopyOp, dsa::VectorOp>(op)) {
+        fail(op, "'" + op->getName().getStringRef() + "' on tiles has no Ascend vector lowering yet");
+      }
+    }
+    if (failedAny) return signalPassFailure();
+    for (Operation *op : llvm::reverse(replaced)) {
+      for (Value r : op->getResults())
+        if (!r.use_empty()) {  // a data tile still used by something kept: a bug above
+          op->emitError("internal: a bufferized tile is still used");
+          return signalPassFailure();
+        }
+      op->erase();
+    }
+    // Buffers nothing uses take no memory (a kernel may allocate before it has code).
+    getOperation().walk([](ir::AllocOp alloc) {
+      if (alloc.getResult().use_empty()) alloc.erase();
+    });
+  }
+};
+
+}  // namespace
+
+}  // namespace tle::ascend

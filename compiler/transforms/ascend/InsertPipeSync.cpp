@@ -1,0 +1,165 @@
+#include "transforms/ascend/Passes.h"
+
+#include "ir/Dialect.h"
+#include "ir/DsaDialect.h"
+#include "ir/KernelSettings.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <array>
+#include <limits>
+
+namespace tle::ascend {
+
+#define GEN_PASS_DEF_INSERTPIPESYNC
+#include "transforms/ascend/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+enum Pipe { S, V, M, MTE1, MTE2, MTE3, FIX, kPipes };
+constexpr std::array<const char *, kPipes> kPipeNames = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"};
+
+// One read or write of a memory by a pipe. Global memory is one range: any two accesses to
+// it may alias.
+struct Access {
+  Pipe pipe;
+  bool global;
+  MemorySpace space;
+  int64_t begin, end;
+  bool write;
+  int64_t seq;  // the pipe's count of issued operations when it made the access
+};
+
+bool conflict(const Access &a, const Access &b) {
+  if (!a.write && !b.write) return false;
+  if (a.global != b.global) return false;
+  if (a.global) return true;
+  return a.space == b.space && a.begin < b.end && b.begin < a.end;
+}
+
+// The allocation a buffer value comes from, and its byte range.
+std::optional<Access> bufferAccess(Value buffer, Pipe pipe, bool write) {
+  Operation *def = buffer.getDefiningOp();
+  while (auto view = dyn_cast_or_null<dsa::SubviewOp>(def)) def = view.getSrc().getDefiningOp();
+  auto type = cast<ir::BufferType>(buffer.getType());
+  Access a{pipe, false, type.getSpace(), 0, std::numeric_limits<int64_t>::max(), write, 0};
+  if (auto alloc = dyn_cast_or_null<ir::AllocOp>(def)) {
+    if (auto offset = dsa::bufferOffset(alloc)) {
+      a.begin = *offset;
+      a.end = *offset + ir::tileBytes(alloc.getType().getBlockType());
+    }
+  }
+  return a;
+}
+
+// What `op` touches, on which pipe; empty for ops that touch no memory.
+SmallVector<Access> accessesOf(Operation *op) {
+  SmallVector<Access> out;
+  auto global = [](Pipe pipe, bool write) { return Access{pipe, true, MemorySpace::Global, 0, 0, write, 0}; };
+  if (auto copy = dyn_cast<dsa::CopyInOp>(op)) {
+    out.push_back(global(MTE2, false));
+    out.push_back(*bufferAccess(copy.getDst(), MTE2, true));
+  } else if (auto copy = dyn_cast<dsa::CopyOutOp>(op)) {
+    out.push_back(*bufferAccess(copy.getSrc(), MTE3, false));
+    out.push_back(global(MTE3, true));
+  } else if (auto vec = dyn_cast<dsa::VectorOp>(op)) {
+    for (Value in : vec.getInputs())
+      if (isa<ir::BufferType>(in.getType())) out.push_back(*bufferAccess(in, V, false));
+    if (vec.getScratch()) out.push_back(*bufferAccess(vec.getScratch(), V, true));
+    out.push_back(*bufferAccess(vec.getOut(), V, true));
+  } else if (auto read = dyn_cast<dsa::ReadScalarOp>(op)) {
+    out.push_back(*bufferAccess(read.getBuffer(), S, false));
+  }
+  return out;
+}
+
+bool touchesMemory(Operation *op) {
+  bool any = false;
+  op->walk([&](Operation *inner) {
+    if (!accessesOf(inner).empty()) any = true;
+  });
+  return any;
+}
+
+// What the pipes of one straight-line stretch of code have done and know of each other,
+// as vector clocks: known[q][p] is how many of p's operations q has seen complete.
+struct PipeState {
+  std::array<int64_t, kPipes> issued{};
+  std::array<std::array<int64_t, kPipes>, kPipes> known{};
+  std::vector<Access> history;
+
+  bool empty() const { return history.empty(); }
+};
+
+struct InsertPipeSyncPass : impl::InsertPipeSyncBase<InsertPipeSyncPass> {
+  void barrierAll(OpBuilder &b, Location loc) { b.create<dsa::PipeBarrierOp>(loc, b.getStringAttr("ALL")); }
+
+  void order(Operation *op, PipeState &state) {
+    SmallVector<Access> accesses = accessesOf(op);
+    if (accesses.empty()) return;
+    Pipe q = accesses.front().pipe;
+    OpBuilder b(op);
+    for (Access a : accesses) {
+      for (const Access &e : state.history) {
+        if (!conflict(a, e) || state.known[q][e.pipe] >= e.seq) continue;
+        if (e.pipe == q) {
+          // In-order issue keeps same-pipe writes after reads and writes; a read of what the
+          // pipe itself wrote needs its barrier.
+          if (!e.write || a.write || q == S) continue;
+          b.create<dsa::PipeBarrierOp>(op->getLoc(), b.getStringAttr(kPipeNames[q]));
+          state.known[q][q] = state.issued[q];
+          continue;
+        }
+        Pipe p = e.pipe;
+        b.create<dsa::SetFlagOp>(op->getLoc(), b.getStringAttr(kPipeNames[p]), b.getStringAttr(kPipeNames[q]), 0);
+        b.create<dsa::WaitFlagOp>(op->getLoc(), b.getStringAttr(kPipeNames[p]), b.getStringAttr(kPipeNames[q]), 0);
+        std::array<int64_t, kPipes> token = state.known[p];
+        token[p] = state.issued[p];
+        for (int x = 0; x < kPipes; ++x) state.known[q][x] = std::max(state.known[q][x], token[x]);
+      }
+    }
+    int64_t seq = ++state.issued[q];
+    if (q == S) state.known[S][S] = seq;  // the scalar unit runs its own accesses in order
+    for (Access a : accesses) {
+      a.seq = seq;
+      state.history.push_back(a);
+    }
+  }
+
+  void runOnBlock(Block &block) {
+    PipeState state;
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (op.getNumRegions() > 0 && touchesMemory(&op)) {
+        // Nothing crosses into or out of a loop body or a branch unordered.
+        OpBuilder b(&op);
+        if (!state.empty()) barrierAll(b, op.getLoc());
+        state = PipeState();
+        for (Region &region : op.getRegions())
+          for (Block &inner : region) runOnBlock(inner);
+        continue;
+      }
+      if (op.hasTrait<OpTrait::IsTerminator>() && !state.empty() && block.getParentOp() != getOperation().getOperation()) {
+        OpBuilder b(&op);
+        barrierAll(b, op.getLoc());
+        continue;
+      }
+      order(&op, state);
+    }
+  }
+
+  void runOnOperation() override {
+    // Every loop body drains the pipes, so no iteration overlaps the next one.
+    getOperation().walk([](scf::ForOp loop) {
+      if (auto stages = ir::ownNumStages(loop); stages && *stages > 1)
+        loop.emitWarning() << "tl.range(num_stages=" << *stages
+                           << ") is not honoured on Ascend yet: each iteration's copies and vector work finish before the next starts";
+    });
+    for (Block &block : getOperation().getBody()) runOnBlock(block);
+  }
+};
+
+}  // namespace
+
+}  // namespace tle::ascend

@@ -1,0 +1,59 @@
+// The Ascend passes: each makes one decision about how a tile program runs on an AI core and
+// records it in the IR, so that the AscendC printer only prints. Each runs alone under tle-opt.
+#ifndef TLE_ASCEND_PASSES_TD
+#define TLE_ASCEND_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def BufferizeTiles : Pass<"tle-ascend-bufferize", "::mlir::func::FuncOp"> {
+  let summary = "give every data tile a UB buffer and every tile operation a vector instruction";
+  let description = [{
+    An AI core computes on tiles in its unified buffer (UB) with vector instructions that
+    take whole buffers. Each tile value that holds data (loaded, computed, a to_tensor view)
+    gets a UB buffer; element-wise arithmetic becomes tle_dsa.vector (a splat operand makes
+    the scalar form: adds, muls, ...); 1-D reductions to a scalar reduce into element 0 and
+    read it back (tle_dsa.read_scalar); tl.load and tl.store become tle_dsa.copy whose sizes
+    come from the mask (a mask must be `index < bound` per dimension: a rectangle), with
+    `other` filled in first. Index and pointer tiles stay: tle-ascend-resolve-global-access
+    consumes them. What has no vector form is a located error.
+  }];
+  let dependentDialects = ["::tle::dsa::TleDsaDialect", "::mlir::arith::ArithDialect"];
+}
+
+def ResolveGlobalAccess : Pass<"tle-ascend-resolve-global-access", "::mlir::func::FuncOp"> {
+  let summary = "turn copies through blocks of pointers into strided windows (copy_in / copy_out)";
+  let description = [{
+    The memory engines move rows: a block of pointers must be base + offset + i * row_stride
+    + j (contiguous rows). Each tle_dsa.copy between a pointer block and UB becomes
+    tle_dsa.copy_in or tle_dsa.copy_out with that base, offset and row stride computed as
+    scalars; the index arithmetic that built the pointers is then dead. A gather (any other
+    pointer block) is a located error.
+  }];
+  let dependentDialects = ["::tle::dsa::TleDsaDialect", "::mlir::arith::ArithDialect"];
+}
+
+def PlanLocalMemory : Pass<"tle-ascend-plan-memory", "::mlir::func::FuncOp"> {
+  let summary = "place every on-chip buffer at a byte offset of its memory";
+  let description = [{
+    Buffers are placed in program order at the target's alignment for their memory (32 bytes
+    in UB and L1, 512 in L0A/L0B/L0C), each in a region of its own (tle_dsa.offset); the
+    kernel records its bytes per memory (tle_dsa.memory_bytes). A kernel that does not fit
+    gets a located error at the buffer that overflows.
+  }];
+}
+
+def InsertPipeSync : Pass<"tle-ascend-insert-sync", "::mlir::func::FuncOp"> {
+  let summary = "order the pipes: SetFlag/WaitFlag between pipes, PipeBarrier within one";
+  let description = [{
+    The pipes of an AI core (S, MTE2, V, MTE3, ...) run independently. For each access to
+    on-chip memory (by byte range, from the memory plan) or to global memory, an earlier
+    conflicting access on another pipe that the accessing pipe is not yet known to have seen
+    gets a set_flag/wait_flag pair just before it; a read of what its own pipe wrote gets a
+    pipe_barrier (the vector unit does not forward results). Loop bodies and branches start
+    and end with pipe_barrier ALL where they touch memory, so no ordering crosses a region
+    boundary.
+  }];
+  let dependentDialects = ["::tle::dsa::TleDsaDialect"];
+}
+
+#endif

@@ -1,0 +1,83 @@
+#include "transforms/ascend/AffineIndex.h"
+#include "transforms/ascend/Passes.h"
+#include "transforms/PassDiagnostics.h"
+
+#include "ir/Dialect.h"
+#include "ir/DsaDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace tle::ascend {
+
+#define GEN_PASS_DEF_RESOLVEGLOBALACCESS
+#include "transforms/ascend/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+struct ResolveGlobalAccessPass : impl::ResolveGlobalAccessBase<ResolveGlobalAccessPass> {
+  void runOnOperation() override {
+    SmallVector<dsa::CopyOp> copies;
+    getOperation().walk([&](dsa::CopyOp copy) { copies.push_back(copy); });
+    bool failedAny = false;
+    for (dsa::CopyOp copy : copies) {
+      bool toLocal = isa<ir::BufferType>(copy.getDst().getType());
+      Value pointers = toLocal ? copy.getSrc() : copy.getDst();
+      auto buffer = cast<ir::BufferType>((toLocal ? copy.getDst() : copy.getSrc()).getType());
+      if (isa<ir::BufferType>(pointers.getType())) continue;  // L1 -> L0: the cube's path, not global memory
+      if (buffer.getSpace() != MemorySpace::UB) {
+        emitUnsupported(copy) << "copies between global memory and " << memorySpaceName(buffer.getSpace())
+                              << " (the cube path) are not supported on Ascend yet";
+        failedAny = true;
+        continue;
+      }
+      OpBuilder b(copy);
+      Location loc = copy.getLoc();
+      std::optional<AffineIndex> window = affineIndexOf(pointers, b);
+      int64_t rank = buffer.getBlockType().getRank();
+      auto failWith = [&](const Twine &why) {
+        emitUnsupported(copy) << why;
+        failedAny = true;
+      };
+      if (!window || !window->base) {
+        failWith("this block of pointers is not base + row * row_stride + column (a strided window); gathers have no Ascend lowering");
+        continue;
+      }
+      if (rank > 2) {
+        failWith("copies of tiles with more than two dimensions are not supported on Ascend yet");
+        continue;
+      }
+      if (constantInt(window->strides[rank - 1]) != 1) {
+        failWith("the elements of a row must be adjacent in global memory (column stride 1) for the Ascend memory engines");
+        continue;
+      }
+      SmallVector<Value> rowStride;
+      if (rank == 2) {
+        if (!window->strides[0]) {
+          failWith("every row of this block of pointers is the same address (row stride 0)");
+          continue;
+        }
+        int64_t rowBytes = buffer.getBlockType().getDimSize(1) * buffer.getBlockType().getElementTypeBitWidth() / 8;
+        if (rowBytes % 32 != 0) {
+          failWith("rows of this tile are " + Twine(rowBytes) +
+                   " bytes; the Ascend memory engines place rows in UB at multiples of 32 bytes");
+          continue;
+        }
+        rowStride.push_back(window->strides[0]);
+      }
+      Value offset = window->offset ? window->offset : b.create<arith::ConstantIntOp>(loc, 0, 32).getResult();
+      if (toLocal)
+        b.create<dsa::CopyInOp>(loc, copy.getDst(), window->base, offset, rowStride, copy.getSizes(), copy.getPad());
+      else
+        b.create<dsa::CopyOutOp>(loc, copy.getSrc(), window->base, offset, rowStride, copy.getSizes());
+      copy.erase();
+    }
+    if (failedAny) signalPassFailure();
+  }
+};
+
+}  // namespace
+
+}  // namespace tle::ascend

@@ -1,0 +1,39 @@
+// tests/ascendc/kernels.tle under the CPU emulation: 2-D windows with row and column tails
+// and a padded row stride; fp16 storage with f32 arithmetic.
+#include "harness.h"
+#include "kernels.h"
+
+int main() {
+  // scale_rows: BLOCK_M=8, BLOCK_N=64.
+  for (int M : {1, 8, 13, 40})
+    for (int N : {1, 17, 64}) {
+      int stride = N + 3;
+      auto x = harness::randomFloats(static_cast<size_t>(M) * stride, M * 7 + N);
+      std::vector<float> y(x.size(), 99.0f);
+      std::string what = "scale_rows " + std::to_string(M) + "x" + std::to_string(N);
+      harness::checkStatus(scale_rows_launch(nullptr, (M + 7) / 8, 1, 1, x.data(), y.data(), M, N, stride, 0.75f), what);
+      std::vector<double> want(y.size());
+      for (int r = 0; r < M; ++r)
+        for (int c = 0; c < stride; ++c)
+          want[r * stride + c] = c < N ? static_cast<float>(static_cast<float>(x[r * stride + c] * 0.75f) + 1.0f) : 99.0;
+      harness::checkClose(want, y, 0, 0, what);
+    }
+  // mixed_math: BLOCK=256, fp16 in and out.
+  for (int n : {1, 15, 256, 1000}) {
+    auto xf = harness::randomFloats(n, n);
+    std::vector<uint16_t> x(n), y(n + 16, 0x7777);
+    for (int i = 0; i < n; ++i) x[i] = harness::floatToHalf(xf[i]);
+    std::string what = "mixed_math n=" + std::to_string(n);
+    harness::checkStatus(mixed_math_launch(nullptr, (n + 255) / 256, 1, 1, x.data(), y.data(), n), what);
+    std::vector<double> want(n);
+    std::vector<float> got(n);
+    for (int i = 0; i < n; ++i) {
+      double v = harness::halfToFloat(x[i]);
+      want[i] = std::fmax(v, 0.0) + std::exp(-std::fabs(v)) * 0.5 - std::sqrt(std::fabs(v) + 1.0);
+      got[i] = harness::halfToFloat(y[i]);
+    }
+    harness::checkClose(want, got, 2e-3, 2e-3, what);  // one fp16 rounding of the result
+    for (int i = n; i < n + 16; ++i) harness::check(y[i] == 0x7777, what + ": wrote past the end");
+  }
+  return harness::finish("kernels");
+}
