@@ -86,6 +86,7 @@ LogicalResult VectorOp::verify() {
                                    : true)
     return emitOpError("'") << kind << "' does not take these inputs (or is not a vector instruction)";
   if (reduce != static_cast<bool>(getScratch())) return emitOpError("a scratch buffer goes with reductions only");
+  if (reduce && getCount()) return emitOpError("reductions take the whole input");
   if (!isUbBuffer(getOut().getType())) return emitOpError("vector instructions write UB buffers");
   Type element = getOut().getType().getBlockType().getElementType();
   for (Value v : getInputs()) {

@@ -106,10 +106,14 @@ def TleDsa_VectorOp : TleDsa_Op<"vector", [MemoryEffects<[MemRead, MemWrite]>, A
     `kind` names the AscendC call: binary (add sub mul div max min and or) on two buffers;
     with a scalar (adds muls maxs mins) on a buffer and a scalar; unary (exp ln abs sqrt rsqrt
     reciprocal relu); cast; duplicate (a scalar into every element); reduce_sum, reduce_max,
-    reduce_min (the whole input into element 0 of `out`, using the buffer `scratch`).
+    reduce_min (the whole input into element 0 of `out`, using the buffer `scratch`). With
+    `count`, only the first `count` elements (a run-time number) are computed.
   }];
-  let arguments = (ins StrAttr:$kind, Variadic<AnyType>:$inputs, Tle_Buffer:$out, Optional<Tle_Buffer>:$scratch);
-  let assemblyFormat = "$kind `(` $inputs `)` `->` $out (`scratch` $scratch^ `:` type($scratch))? attr-dict `:` functional-type($inputs, $out)";
+  let arguments = (ins StrAttr:$kind, Variadic<AnyType>:$inputs, Tle_Buffer:$out, Optional<Tle_Buffer>:$scratch,
+                   Optional<I32>:$count);
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` `->` $out (`scratch` $scratch^ `:` type($scratch))? (`count` $count^)? attr-dict `:` functional-type($inputs, $out)
+  }];
   let hasVerifier = 1;
 }
 

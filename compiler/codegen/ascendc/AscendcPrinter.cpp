@@ -354,7 +354,7 @@ class KernelPrinter {
                                                                                                  : "CAST_NONE";
       call << ", AscendC::RoundMode::" << mode;
     }
-    call << ", " << count << ");";
+    call << ", " << (v.getCount() ? expr(v.getCount()) : std::to_string(count)) << ");";
     line() << call.str() << "\n";
   }
 

@@ -45,6 +45,15 @@ std::optional<StringRef> unaryKind(Operation *op) {
   return std::nullopt;
 }
 
+// The vector instruction for sqrt, exp, ... of a scalar float.
+std::optional<StringRef> scalarMathKind(Operation *op) {
+  if (isa<math::ExpOp>(op)) return StringRef("exp");
+  if (isa<math::LogOp>(op)) return StringRef("ln");
+  if (isa<math::SqrtOp>(op)) return StringRef("sqrt");
+  if (isa<math::RsqrtOp>(op)) return StringRef("rsqrt");
+  return std::nullopt;
+}
+
 // What a 1-D tle.reduce computes, when its combine region is one vector reduction.
 std::optional<StringRef> reductionKind(ir::ReduceOp reduce) {
   Block &body = reduce.getCombineOp().front();
@@ -61,6 +70,7 @@ std::optional<StringRef> reductionKind(ir::ReduceOp reduce) {
 
 struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   DenseMap<Value, Value> bufferOf;  // a data tile -> the UB buffer holding it
+  DenseMap<Operation *, SmallVector<Value>> carriedBy;  // a rebuilt loop -> per old iter arg, its buffer (or null)
   SmallVector<Operation *> replaced;
   bool failedAny = false;
 
@@ -73,9 +83,25 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     return b.create<ir::AllocOp>(loc, ir::BufferType::get(b.getContext(), tile, MemorySpace::UB));
   }
 
-  Value vector(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value out, Value scratch = Value()) {
-    b.create<dsa::VectorOp>(loc, b.getStringAttr(kind), inputs, out, scratch);
+  Value vector(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value out, Value scratch = Value(),
+               Value count = Value()) {
+    b.create<dsa::VectorOp>(loc, b.getStringAttr(kind), inputs, out, scratch, count);
     return out;
+  }
+
+  // out[0, count) = in[0, count) (all of it without `count`): multiplying by one keeps every
+  // float exactly (signed zeros and NaNs included); integers add zero.
+  void copyElements(OpBuilder &b, Location loc, Value in, Value out, Value count = Value()) {
+    Type element = cast<ir::BufferType>(in.getType()).getBlockType().getElementType();
+    Value identity = isa<FloatType>(element) ? b.create<arith::ConstantOp>(loc, b.getFloatAttr(element, 1.0)).getResult()
+                                             : b.create<arith::ConstantOp>(loc, b.getIntegerAttr(element, 0)).getResult();
+    vector(b, loc, isa<FloatType>(element) ? "muls" : "adds", {in, identity}, out, Value(), count);
+  }
+
+  // A scalar in a one-block (32-byte) UB buffer, for the instructions that only take buffers.
+  Value scalarBuffer(OpBuilder &b, Location loc, Type element) {
+    int64_t lanes = 32 / (element.getIntOrFloatBitWidth() / 8);
+    return allocate(b, loc, RankedTensorType::get({lanes}, element));
   }
 
   // The buffer holding tile `v` for `user`: its own, or a uniform tile written out.
@@ -180,6 +206,140 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     replaced.push_back(op);
   }
 
+  // A scalar through global memory: a one-element window of a one-block buffer.
+  void loadScalar(ir::LoadOp load) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    Value buffer = scalarBuffer(b, loc, load.getType());
+    Value one = b.create<arith::ConstantIntOp>(loc, 1, 32);
+    Value count = load.getMask() ? b.create<arith::SelectOp>(loc, load.getMask(), one, b.create<arith::ConstantIntOp>(loc, 0, 32)).getResult() : one;
+    if (load.getOther()) vector(b, loc, "duplicate", load.getOther(), buffer);
+    Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+    b.create<dsa::CopyInOp>(loc, buffer, load.getPtr(), zero, ValueRange{}, ValueRange{count}, Value());
+    load.getResult().replaceAllUsesWith(b.create<dsa::ReadScalarOp>(loc, load.getType(), buffer).getResult());
+    replaced.push_back(load);
+  }
+
+  void storeScalar(ir::StoreOp store) {
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    Value buffer = vector(b, loc, "duplicate", store.getValue(), scalarBuffer(b, loc, store.getValue().getType()));
+    Value one = b.create<arith::ConstantIntOp>(loc, 1, 32);
+    Value count = store.getMask() ? b.create<arith::SelectOp>(loc, store.getMask(), one, b.create<arith::ConstantIntOp>(loc, 0, 32)).getResult() : one;
+    Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+    b.create<dsa::CopyOutOp>(loc, buffer, store.getPtr(), zero, ValueRange{}, ValueRange{count});
+    replaced.push_back(store);
+  }
+
+  // tl.where(mask, a, b) with a 1-D rectangular mask: b everywhere, then a over the extent.
+  void select(arith::SelectOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto tile = cast<RankedTensorType>(op.getType());
+    if (!isTile(op.getCondition()) || tile.getRank() != 1)
+      return fail(op, "tl.where on Ascend takes a 1-D tile and a mask `index < bound` for now");
+    auto rectangle = rectangleOf(op.getCondition(), b);
+    if (!rectangle) return fail(op, "this mask is not `index < bound` (a prefix of the tile)");
+    Value extent = (*rectangle)[0];
+    Value out = allocate(b, loc, tile);
+    auto fill = [&](Value v, Value count) -> bool {
+      if (Value buffer = bufferOf.lookup(v)) {
+        copyElements(b, loc, buffer, out, count);
+        return true;
+      }
+      if (Value scalar = uniformValue(v, b)) {
+        vector(b, loc, "duplicate", scalar, out, Value(), count);
+        return true;
+      }
+      fail(op, "this tile is computed from indices (tl.arange), which the Ascend backend keeps as scalars");
+      return false;
+    };
+    if (!fill(op.getFalseValue(), Value())) return;
+    if (!fill(op.getTrueValue(), extent)) return;
+    bufferOf[op.getResult()] = out;
+    replaced.push_back(op);
+  }
+
+  // sqrt, exp, ... of a scalar: the scalar unit has no such instructions; one vector block does.
+  void scalarMath(Operation *op, StringRef kind) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type element = op->getResult(0).getType();
+    Value in = vector(b, loc, "duplicate", op->getOperand(0), scalarBuffer(b, loc, element));
+    Value out = vector(b, loc, kind, in, scalarBuffer(b, loc, element));
+    op->getResult(0).replaceAllUsesWith(b.create<dsa::ReadScalarOp>(loc, element, out).getResult());
+    replaced.push_back(op);
+  }
+
+  // A loop that carries tiles carries buffers instead: one per tile, written before the loop
+  // (its initial value) and at the end of each iteration (what the body yields).
+  void carryBuffers(scf::ForOp loop) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    SmallVector<Value> carried(loop.getInitArgs().size());
+    SmallVector<Value> scalarInits;
+    for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+      if (!isTile(init)) {
+        scalarInits.push_back(init);
+        continue;
+      }
+      carried[i] = allocate(b, loc, cast<RankedTensorType>(init.getType()));
+      if (Value buffer = bufferOf.lookup(init)) copyElements(b, loc, buffer, carried[i]);
+      else if (Value scalar = uniformValue(init, b)) vector(b, loc, "duplicate", scalar, carried[i]);
+      else return fail(loop, "this loop carries a tile computed from indices (tl.arange)");
+    }
+    auto rebuilt = b.create<scf::ForOp>(loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(), scalarInits);
+    rebuilt->setAttrs(loop->getAttrs());
+    Block *body = rebuilt.getBody();
+    // The new body starts empty but for a yield that the old body's own yield replaces.
+    if (!body->empty()) body->back().erase();
+    body->getOperations().splice(body->end(), loop.getBody()->getOperations());
+    OpBuilder inside = OpBuilder::atBlockBegin(body);
+    loop.getInductionVar().replaceAllUsesWith(rebuilt.getInductionVar());
+    unsigned scalarIndex = 0;
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      if (carried[i]) {  // the tile as of this iteration: the carried buffer
+        Value view = inside.create<dsa::ToTensorOp>(loc, arg.getType(), carried[i], false);
+        bufferOf[view] = carried[i];
+        replaced.push_back(view.getDefiningOp());
+        arg.replaceAllUsesWith(view);
+      } else {
+        arg.replaceAllUsesWith(rebuilt.getRegionIterArgs()[scalarIndex++]);
+      }
+    }
+    carriedBy[rebuilt] = carried;
+    OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
+    scalarIndex = 0;
+    for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+      if (carried[i]) {
+        Value view = after.create<dsa::ToTensorOp>(loc, result.getType(), carried[i], false);
+        bufferOf[view] = carried[i];
+        replaced.push_back(view.getDefiningOp());
+        result.replaceAllUsesWith(view);
+      } else {
+        result.replaceAllUsesWith(rebuilt.getResult(scalarIndex++));
+      }
+    }
+    loop.erase();
+  }
+
+  // The yield of a loop carryBuffers rebuilt: tiles go into their buffers, scalars stay.
+  void yieldCarried(scf::YieldOp yield, ArrayRef<Value> carried) {
+    OpBuilder b(yield);
+    SmallVector<Value> scalars;
+    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+      if (!carried[i]) {
+        scalars.push_back(v);
+        continue;
+      }
+      Value buffer = bufferFor(b, v, yield);
+      if (!buffer) return;
+      if (buffer != carried[i]) copyElements(b, yield.getLoc(), buffer, carried[i]);
+    }
+    b.create<scf::YieldOp>(yield.getLoc(), scalars);
+    yield.erase();
+  }
+
   void reduceTile(ir::ReduceOp reduce) {
     auto kind = reductionKind(reduce);
     auto src = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
@@ -230,10 +390,22 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       if (failedAny) break;
       if (auto load = dyn_cast<ir::LoadOp>(op)) {
         if (isTile(load.getResult())) loadTile(load);
-        else fail(op, "scalar loads from global memory are not supported on Ascend yet");
+        else if (isTile(load.getPtr())) fail(op, "a tile of pointers with a scalar result");
+        else loadScalar(load);
       } else if (auto store = dyn_cast<ir::StoreOp>(op)) {
         if (isTile(store.getValue())) storeTile(store);
-        else fail(op, "scalar stores to global memory are not supported on Ascend yet");
+        else if (isTile(store.getPtr())) fail(op, "a scalar stored through a tile of pointers has no Ascend lowering");
+        else storeScalar(store);
+      } else if (auto loop = dyn_cast<scf::ForOp>(op);
+                 loop && llvm::any_of(loop.getInitArgs(), [](Value v) { return isTile(v); })) {
+        carryBuffers(loop);
+      } else if (auto yield = dyn_cast<scf::YieldOp>(op); yield && carriedBy.count(yield->getParentOp())) {
+        yieldCarried(yield, carriedBy[yield->getParentOp()]);
+      } else if (auto choice = dyn_cast<arith::SelectOp>(op); choice && isTile(choice.getResult()) &&
+                 (bufferOf.count(choice.getTrueValue()) || bufferOf.count(choice.getFalseValue()))) {
+        select(choice);
+      } else if (op->getNumResults() == 1 && isa<FloatType>(op->getResult(0).getType()) && scalarMathKind(op)) {
+        scalarMath(op, *scalarMathKind(op));
       } else if (auto reduce = dyn_cast<ir::ReduceOp>(op)) {
         reduceTile(reduce);
       } else if (auto view = dyn_cast<dsa::ToTensorOp>(op)) {

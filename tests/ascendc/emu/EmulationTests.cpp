@@ -755,9 +755,11 @@ TEST_CASE("ReduceSum, ReduceMax and ReduceMin") {
   const Findings findings = launch(1, [&] {
     AscendC::TPipe pipe;
     AscendC::TBuf<TPosition::VECCALC> ub;
+    AscendC::TBuf<> tmpBuf;  // TPosition::LCM, i.e. VECCALC
     pipe.InitBuffer(ub, 8192);
+    pipe.InitBuffer(tmpBuf, 256);
     AscendC::LocalTensor<float> x = ub.GetWithOffset<float>(1024, 0);
-    AscendC::LocalTensor<float> tmp = ub.GetWithOffset<float>(64, 4096);
+    AscendC::LocalTensor<float> tmp = tmpBuf.Get<float>();
     AscendC::LocalTensor<float> r = ub.GetWithOffset<float>(24, 4352);
     AscendC::GlobalTensor<float> g;
     g.SetGlobalBuffer(src.data(), src.size());

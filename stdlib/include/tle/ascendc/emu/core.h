@@ -116,8 +116,10 @@ public:
     if (!validEventId(event, id, "WaitFlag")) return;
     std::optional<Clock> &slot = pendingFlags_[size_t(event)][size_t(id)];
     if (!slot) {
-      report(FindingKind::unset_flag, flagName("WaitFlag", event, id) + " waits on a flag never set (the " +
-                                          pipeName(pipes.dst) + " pipe would hang on hardware)");
+      report(FindingKind::unset_flag, flagName("WaitFlag", event, id) +
+                                          " waits on a flag never set before it in program order (the " +
+                                          pipeName(pipes.dst) +
+                                          " pipe hangs on hardware unless a later SetFlag releases it)");
       return;
     }
     clocks_.learn(pipes.dst, *slot);

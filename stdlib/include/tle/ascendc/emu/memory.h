@@ -353,7 +353,7 @@ bool checkGlobalExtent(Core &core, const char *op, const char *role, const Globa
 class TPipe;
 
 // A buffer of one on-chip memory, carved out by TPipe::InitBuffer.
-template <TPosition pos>
+template <TPosition pos = TPosition::LCM>
 class TBuf {
 public:
   // The whole buffer.
