@@ -28,9 +28,14 @@ bool isUbBuffer(Type t) {
 }
 
 // A global window's element type, pointer and extents must agree with its UB buffer.
-LogicalResult verifyWindow(Operation *op, ir::BufferType buffer, Type base, Type offset, ValueRange rowStride, ValueRange extents) {
-  if (buffer.getSpace() != MemorySpace::UB) return op->emitOpError("moves between global memory and UB only");
-  if (cast<ir::PointerType>(base).getPointeeType() != buffer.getBlockType().getElementType())
+// `local` is the space the engine moving this window reaches: UB both ways, L1 in (the cube's
+// operands), L0C out (its results, converted to the pointer's element type on the way).
+LogicalResult verifyWindow(Operation *op, ir::BufferType buffer, Type base, Type offset, ValueRange rowStride, ValueRange extents,
+                           MemorySpace cubeSpace) {
+  if (buffer.getSpace() != MemorySpace::UB && buffer.getSpace() != cubeSpace)
+    return op->emitOpError("moves between global memory and UB or ") << memorySpaceName(cubeSpace) << " only";
+  Type pointee = cast<ir::PointerType>(base).getPointeeType();
+  if (pointee != buffer.getBlockType().getElementType() && !(buffer.getSpace() == MemorySpace::L0C && isa<FloatType>(pointee)))
     return op->emitOpError("element types differ");
   int64_t rank = buffer.getBlockType().getRank();
   if (rank < 1 || rank > 2) return op->emitOpError("moves 1-D or 2-D windows");
@@ -64,11 +69,13 @@ void setMemoryBytes(Operation *kernel, const std::vector<std::pair<MemorySpace, 
 LogicalResult CopyInOp::verify() {
   if (getPad() && getPad().getType() != getDst().getType().getBlockType().getElementType())
     return emitOpError("the padding value must have the buffer's element type");
-  return verifyWindow(*this, getDst().getType(), getBase().getType(), getOffset().getType(), getRowStride(), getExtents());
+  return verifyWindow(*this, getDst().getType(), getBase().getType(), getOffset().getType(), getRowStride(), getExtents(),
+                      MemorySpace::L1);
 }
 
 LogicalResult CopyOutOp::verify() {
-  return verifyWindow(*this, getSrc().getType(), getBase().getType(), getOffset().getType(), getRowStride(), getExtents());
+  return verifyWindow(*this, getSrc().getType(), getBase().getType(), getOffset().getType(), getRowStride(), getExtents(),
+                      MemorySpace::L0C);
 }
 
 LogicalResult VectorOp::verify() {

@@ -113,7 +113,9 @@ class KernelPrinter {
     PrintedKernel k;
     k.name = f_.getSymName().str();
     claim(k.name);
-    for (const char *n : {"tle_pipe", "tle_ub", "tle_block", "tle_grid_x", "tle_grid_y", "tle_grid_z"}) claim(n);
+    for (const char *n : {"tle_pipe", "tle_ub", "tle_l1", "tle_l0a", "tle_l0b", "tle_l0c", "tle_block", "tle_grid_x", "tle_grid_y",
+                          "tle_grid_z"})
+      claim(n);
     std::ostringstream signature;
     signature << "extern \"C\" __global__ __aicore__ void " << k.name << "(";
     indent_ = 1;
@@ -133,15 +135,17 @@ class KernelPrinter {
       }
     }
     signature << "uint32_t tle_grid_x, uint32_t tle_grid_y, uint32_t tle_grid_z)";
-    // One TBuf over the bytes the memory plan gave UB; buffers are views at fixed offsets.
-    int64_t ubBytes = dsa::memoryBytes(f_, MemorySpace::UB);
-    for (MemorySpace other : {MemorySpace::L1, MemorySpace::L0A, MemorySpace::L0B, MemorySpace::L0C})
-      if (dsa::memoryBytes(f_, other) > 0)
-        throw NotPrintable{"buffers in " + std::string(memorySpaceName(other)) + " (the cube path) are not supported on Ascend yet", f_.getLoc()};
-    if (ubBytes > 0) {
-      line() << "AscendC::TPipe tle_pipe;\n";
-      line() << "AscendC::TBuf<AscendC::TPosition::VECCALC> tle_ub;  // the unified buffer; tiles at planned offsets\n";
-      line() << "tle_pipe.InitBuffer(tle_ub, " << ubBytes << ");\n";
+    // One TBuf per memory over the bytes the memory plan gave it; buffers are views at
+    // fixed offsets.
+    bool first = true;
+    for (MemorySpace space : {MemorySpace::UB, MemorySpace::L1, MemorySpace::L0A, MemorySpace::L0B, MemorySpace::L0C}) {
+      int64_t bytes = dsa::memoryBytes(f_, space);
+      if (bytes == 0) continue;
+      if (first) line() << "AscendC::TPipe tle_pipe;\n";
+      first = false;
+      line() << "AscendC::TBuf<AscendC::TPosition::" << position(space) << "> " << tbuf(space) << ";  // " << memorySpaceName(space)
+             << "; tiles at planned offsets\n";
+      line() << "tle_pipe.InitBuffer(" << tbuf(space) << ", " << bytes << ");\n";
     }
     bool usesProgramId = false;
     f_.walk([&](ir::ProgramIdOp) { usesProgramId = true; });
@@ -237,15 +241,21 @@ class KernelPrinter {
         .Case<ir::AllocOp>([&](ir::AllocOp a) {
           auto offset = dsa::bufferOffset(a);
           ir::BufferType t = a.getType();
-          if (!offset || t.getSpace() != MemorySpace::UB) throw NotPrintable{"a buffer the memory plan did not place in UB", loc};
+          if (!offset) throw NotPrintable{"a buffer the memory plan did not place", loc};
           std::string element = scalarType(t.getBlockType().getElementType(), loc);
           std::string name = newName(a.getResult(), "buffer");
-          line() << "const AscendC::LocalTensor<" << element << "> " << name << " = tle_ub.GetWithOffset<" << element << ">("
+          line() << "const AscendC::LocalTensor<" << element << "> " << name << " = " << tbuf(t.getSpace()) << ".GetWithOffset<" << element << ">("
                  << t.getBlockType().getNumElements() << ", " << *offset << ");\n";
         })
         .Case<dsa::CopyInOp>([&](dsa::CopyInOp c) { copyIn(c); })
         .Case<dsa::CopyOutOp>([&](dsa::CopyOutOp c) { copyOut(c); })
         .Case<dsa::VectorOp>([&](dsa::VectorOp v) { vector(v); })
+        .Case<dsa::CopyOp>([&](dsa::CopyOp c) { loadOperand(c); })
+        .Case<dsa::MatmulOp>([&](dsa::MatmulOp m) {
+          auto a = m.getA().getType().getBlockType(), b = m.getB().getType().getBlockType();
+          line() << "tle::ascendc::mmad(" << expr(m.getC()) << ", " << expr(m.getA()) << ", " << expr(m.getB()) << ", " << a.getDimSize(0)
+                 << ", " << b.getDimSize(1) << ", " << a.getDimSize(1) << ", " << (m.getInit() ? "true" : "false") << ");\n";
+        })
         .Case<dsa::ReadScalarOp>([&](dsa::ReadScalarOp r) { define(op, expr(r.getBuffer()) + ".GetValue(0)", "value"); })
         .Case<dsa::SetFlagOp>([&](dsa::SetFlagOp s) {
           line() << "AscendC::SetFlag<AscendC::HardEvent::" << s.getFrom().str() << "_" << s.getTo().str() << ">(EVENT_ID" << s.getId()
@@ -313,8 +323,43 @@ class KernelPrinter {
     return s;
   }
 
+  static const char *position(MemorySpace space) {
+    switch (space) {
+    case MemorySpace::L1: return "A1";
+    case MemorySpace::L0A: return "A2";
+    case MemorySpace::L0B: return "B2";
+    case MemorySpace::L0C: return "CO1";
+    default: return "VECCALC";
+    }
+  }
+
+  static std::string tbuf(MemorySpace space) {
+    switch (space) {
+    case MemorySpace::L1: return "tle_l1";
+    case MemorySpace::L0A: return "tle_l0a";
+    case MemorySpace::L0B: return "tle_l0b";
+    case MemorySpace::L0C: return "tle_l0c";
+    default: return "tle_ub";
+    }
+  }
+
+  // L1 -> L0A / L0B in the layout the cube reads.
+  void loadOperand(dsa::CopyOp c) {
+    auto src = dyn_cast<ir::BufferType>(c.getSrc().getType()), dst = dyn_cast<ir::BufferType>(c.getDst().getType());
+    if (!src || !dst) throw NotPrintable{"a tle_dsa.copy left unresolved", c.getLoc()};
+    auto tile = src.getBlockType();
+    line() << "tle::ascendc::" << (dst.getSpace() == MemorySpace::L0A ? "load_l0a" : "load_l0b") << "(" << expr(c.getDst()) << ", "
+           << expr(c.getSrc()) << ", " << tile.getDimSize(0) << ", " << tile.getDimSize(1) << ");\n";
+  }
+
   void copyIn(dsa::CopyInOp c) {
     std::string src = expr(c.getBase()) + " + " + expr(c.getOffset());
+    if (c.getDst().getType().getSpace() == MemorySpace::L1) {  // row-major rows into the cube's fractals
+      auto tile = c.getDst().getType().getBlockType();
+      line() << "tle::ascendc::copy_in_nz(" << expr(c.getDst()) << ", " << tile.getDimSize(0) << ", " << tile.getDimSize(1) << ", " << src
+             << ", " << expr(c.getRowStride()[0]) << extents(c.getExtents()) << ");\n";
+      return;
+    }
     std::string pad = c.getPad() ? ", " + expr(c.getPad()) : "";
     auto tile = c.getDst().getType().getBlockType();
     if (tile.getRank() == 1) {
@@ -329,6 +374,11 @@ class KernelPrinter {
   void copyOut(dsa::CopyOutOp c) {
     std::string dst = expr(c.getBase()) + " + " + expr(c.getOffset());
     auto tile = c.getSrc().getType().getBlockType();
+    if (c.getSrc().getType().getSpace() == MemorySpace::L0C) {  // the fixpipe: fractals back to rows, converted
+      line() << "tle::ascendc::copy_out_l0c(" << dst << ", " << expr(c.getRowStride()[0]) << ", " << expr(c.getSrc()) << ", "
+             << tile.getDimSize(0) << ", " << tile.getDimSize(1) << extents(c.getExtents()) << ");\n";
+      return;
+    }
     if (tile.getRank() == 1)
       line() << "tle::ascendc::copy_out(" << dst << ", " << expr(c.getSrc()) << extents(c.getExtents()) << ");\n";
     else

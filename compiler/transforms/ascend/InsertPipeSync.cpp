@@ -62,8 +62,19 @@ SmallVector<Access> accessesOf(Operation *op) {
     out.push_back(global(MTE2, false));
     out.push_back(*bufferAccess(copy.getDst(), MTE2, true));
   } else if (auto copy = dyn_cast<dsa::CopyOutOp>(op)) {
-    out.push_back(*bufferAccess(copy.getSrc(), MTE3, false));
-    out.push_back(global(MTE3, true));
+    // UB leaves through MTE3; the cube's results leave L0C through the fixpipe.
+    Pipe pipe = copy.getSrc().getType().getSpace() == MemorySpace::L0C ? FIX : MTE3;
+    out.push_back(*bufferAccess(copy.getSrc(), pipe, false));
+    out.push_back(global(pipe, true));
+  } else if (auto copy = dyn_cast<dsa::CopyOp>(op); copy && isa<ir::BufferType>(copy.getSrc().getType()) &&
+                                                    isa<ir::BufferType>(copy.getDst().getType())) {
+    out.push_back(*bufferAccess(copy.getSrc(), MTE1, false));  // L1 -> L0A / L0B
+    out.push_back(*bufferAccess(copy.getDst(), MTE1, true));
+  } else if (auto mm = dyn_cast<dsa::MatmulOp>(op)) {
+    out.push_back(*bufferAccess(mm.getA(), M, false));
+    out.push_back(*bufferAccess(mm.getB(), M, false));
+    if (!mm.getInit()) out.push_back(*bufferAccess(mm.getC(), M, false));  // accumulates
+    out.push_back(*bufferAccess(mm.getC(), M, true));
   } else if (auto vec = dyn_cast<dsa::VectorOp>(op)) {
     for (Value in : vec.getInputs())
       if (isa<ir::BufferType>(in.getType())) out.push_back(*bufferAccess(in, V, false));

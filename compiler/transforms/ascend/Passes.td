@@ -35,10 +35,12 @@ def ResolveGlobalAccess : Pass<"tle-ascend-resolve-global-access", "::mlir::func
 def PlanLocalMemory : Pass<"tle-ascend-plan-memory", "::mlir::func::FuncOp"> {
   let summary = "place every on-chip buffer at a byte offset of its memory";
   let description = [{
-    Buffers are placed in program order at the target's alignment for their memory (32 bytes
-    in UB and L1, 512 in L0A/L0B/L0C), each in a region of its own (tle_dsa.offset); the
-    kernel records its bytes per memory (tle_dsa.memory_bytes). A kernel that does not fit
-    gets a located error at the buffer that overflows.
+    A buffer lives from its allocation to its last use (to the end of the loop or branch that
+    holds a use below its allocation). Buffers are placed first fit in program order at the
+    target's alignment for their memory (32 bytes in UB and L1, 512 in L0A/L0B/L0C): buffers
+    alive at the same time never share bytes, others may (tle_dsa.offset; the sync pass
+    orders the reuse). The kernel records its bytes per memory (tle_dsa.memory_bytes). A kernel
+    that does not fit gets a located error at the buffer that overflows.
   }];
 }
 

@@ -27,11 +27,23 @@ struct ResolveGlobalAccessPass : impl::ResolveGlobalAccessBase<ResolveGlobalAcce
       Value pointers = toLocal ? copy.getSrc() : copy.getDst();
       auto buffer = cast<ir::BufferType>((toLocal ? copy.getDst() : copy.getSrc()).getType());
       if (isa<ir::BufferType>(pointers.getType())) continue;  // L1 -> L0: the cube's path, not global memory
-      if (buffer.getSpace() != MemorySpace::UB) {
-        emitUnsupported(copy) << "copies between global memory and " << memorySpaceName(buffer.getSpace())
-                              << " (the cube path) are not supported on Ascend yet";
+      // The engines between global memory and the cores: MTE2/MTE3 for UB, MTE2 into L1 (the
+      // cube's operands), FIX out of L0C (its results).
+      MemorySpace space = buffer.getSpace();
+      bool reachable = space == MemorySpace::UB || (toLocal && space == MemorySpace::L1) || (!toLocal && space == MemorySpace::L0C);
+      if (!reachable) {
+        emitUnsupported(copy) << "no Ascend engine copies " << (toLocal ? "global memory to " : "") << memorySpaceName(space)
+                              << (toLocal ? "" : " to global memory") << " (global memory reaches UB, L1, and from L0C)";
         failedAny = true;
         continue;
+      }
+      if (space != MemorySpace::UB) {
+        auto tile = buffer.getBlockType();
+        if (tile.getRank() != 2 || tile.getDimSize(0) % 16 != 0 || tile.getDimSize(1) % 16 != 0) {
+          emitUnsupported(copy) << "cube buffers are 2-D with sizes that are multiples of 16 (its 16 x 16 fractals)";
+          failedAny = true;
+          continue;
+        }
       }
       OpBuilder b(copy);
       Location loc = copy.getLoc();
@@ -60,7 +72,7 @@ struct ResolveGlobalAccessPass : impl::ResolveGlobalAccessBase<ResolveGlobalAcce
           continue;
         }
         int64_t rowBytes = buffer.getBlockType().getDimSize(1) * buffer.getBlockType().getElementTypeBitWidth() / 8;
-        if (rowBytes % 32 != 0) {
+        if (space == MemorySpace::UB && rowBytes % 32 != 0) {
           failWith("rows of this tile are " + Twine(rowBytes) +
                    " bytes; the Ascend memory engines place rows in UB at multiples of 32 bytes");
           continue;
