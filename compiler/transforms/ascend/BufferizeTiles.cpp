@@ -116,7 +116,18 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     return Value();
   }
 
+  // The memory engines copy whole windows with no cache policy: say so for hints that ask
+  // for one (or for an asynchronous load: every copy here is asynchronous, ordered by flags).
+  void warnDroppedHints(Operation *op, bool isAsync, bool isVolatile, StringAttr cache, StringAttr eviction) {
+    if (isAsync) op->emitWarning() << "is_async=True has no separate meaning on Ascend: every copy runs on its own pipe";
+    if (isVolatile) op->emitWarning() << "volatile=True is not honoured on Ascend yet";
+    if (cache && !cache.getValue().empty())
+      op->emitWarning() << "cache_modifier=\"" << cache.getValue() << "\" is not honoured on Ascend";
+    (void)eviction;  // sema already warns for every target
+  }
+
   void loadTile(ir::LoadOp load) {
+    warnDroppedHints(load, load.getIsAsync(), load.getIsVolatile(), load.getCacheAttr(), load.getEvictionAttr());
     OpBuilder b(load);
     Location loc = load.getLoc();
     auto tile = cast<RankedTensorType>(load.getType());
@@ -143,6 +154,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   }
 
   void storeTile(ir::StoreOp store) {
+    warnDroppedHints(store, false, false, store.getCacheAttr(), store.getEvictionAttr());
     OpBuilder b(store);
     Location loc = store.getLoc();
     auto tile = cast<RankedTensorType>(store.getValue().getType());

@@ -233,16 +233,21 @@ void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Da
                     params.blockLen, rowSpan});
   const uint64_t n = params.blockCount;
   const DataCopyPadExtParams<T> pad = padParams;
+  const MemoryKind memory = dst.emuRegion().memory;
   copyIn(core, name, dst, src, rows, n * params.blockLen + (n - 1) * uint64_t(params.srcStride),
          n * rowSpan + (n - 1) * uint64_t(params.dstStride) * kBlock,
-         [pad, leftBytes](uint8_t *base, const CopyRow &row) {
+         [&core, memory, pad, leftBytes](uint8_t *base, const CopyRow &row) {
            uint8_t *at = base + row.local;
+           const uint64_t tail = row.localSpan - leftBytes - row.bytes;
            if (pad.isPad) {
              fillElements(at, leftBytes, pad.paddingValue);
-             fillElements(at + leftBytes + row.bytes, row.localSpan - leftBytes - row.bytes, pad.paddingValue);
+             fillElements(at + leftBytes + row.bytes, tail, pad.paddingValue);
            } else {
+             // Undefined on the device; in L1 the bytes are recorded as holding no defined data.
              std::memset(at, kPoisonByte, leftBytes);
-             std::memset(at + leftBytes + row.bytes, kPoisonByte, row.localSpan - leftBytes - row.bytes);
+             std::memset(at + leftBytes + row.bytes, kPoisonByte, tail);
+             core.setDefined(memory, row.local, row.local + leftBytes, false);
+             core.setDefined(memory, row.local + leftBytes + row.bytes, row.local + row.localSpan, false);
            }
            std::memcpy(at + leftBytes, row.gm, row.bytes);
          });

@@ -7,6 +7,7 @@
 #include "tle/ascendc/emu/findings.h"
 #include "tle/ascendc/emu/hazards.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -28,11 +29,13 @@ struct MemorySpec {
 };
 
 // Atlas A2 (Ascend 910B): the vector core's Unified Buffer and the cube core's L1 and L0
-// buffers.
+// buffers, with the address alignment CANN gives for each memory (NPU architecture 2201). Some
+// instructions ask for more: Mmad's L0C result 1024 bytes (one 16x16 float fractal), LoadData's
+// and Mmad's L0A/L0B operands 512 bytes (one fractal).
 inline const MemorySpec &memorySpec(MemoryKind kind) {
   static const MemorySpec specs[kMemoryKindCount] = {
-      {"UB", 192 * 1024, 32},  {"L1", 512 * 1024, 32},   {"L0A", 64 * 1024, 512},
-      {"L0B", 64 * 1024, 512}, {"L0C", 128 * 1024, 512},
+      {"UB", 192 * 1024, 32},  {"L1", 512 * 1024, 32},  {"L0A", 64 * 1024, 512},
+      {"L0B", 64 * 1024, 512}, {"L0C", 128 * 1024, 64},
   };
   return specs[int(kind)];
 }
@@ -40,6 +43,13 @@ inline const MemorySpec &memorySpec(MemoryKind kind) {
 // On-chip memory starts as 0xFF bytes: NaN as float or half, -1 as a signed integer, so reads
 // of never-written data stand out.
 inline constexpr uint8_t kPoisonByte = 0xFF;
+
+// Whether a memory's uninitialised reads are tracked per byte (the cube memories) rather than
+// per 32-byte granule (UB). The cube path moves whole fractals whose padding rows and columns
+// hold no data (an ND2NZ copy leaves them untouched, Mmad ignores them), so a per-byte record of
+// which bytes hold defined data, carried along by the copies, tells a read of padding that
+// matters from one that does not.
+inline bool tracksDefinedBytes(MemoryKind kind) { return kind != MemoryKind::UB; }
 
 // Which kind of AI core the kernel runs on (ASCEND_IS_AIV / ASCEND_IS_AIC).
 enum class CoreKind : uint8_t { vector, cube };
@@ -82,6 +92,14 @@ public:
 
   // The bytes of an on-chip memory (its whole capacity), created poisoned on first use.
   uint8_t *memory(MemoryKind kind) { return local(kind).bytes.data(); }
+  // For memories that track it (tracksDefinedBytes): 1 for each byte holding defined data.
+  uint8_t *definedBytes(MemoryKind kind) { return local(kind).defined.data(); }
+  void setDefined(MemoryKind kind, uint64_t lo, uint64_t hi, bool defined) {
+    LocalMemory &m = local(kind);
+    if (m.defined.empty() || hi <= lo) return;
+    hi = std::min<uint64_t>(hi, m.defined.size());
+    if (lo < hi) std::fill(m.defined.begin() + int64_t(lo), m.defined.begin() + int64_t(hi), uint8_t(defined));
+  }
   GranuleHistory &history(MemoryKind kind) { return local(kind).history; }
   IntervalHistory &globalHistory() { return global_; }
 
@@ -144,14 +162,16 @@ public:
 
 private:
   struct LocalMemory {
-    explicit LocalMemory(uint32_t capacity) : bytes(capacity, kPoisonByte), history(capacity) {}
+    LocalMemory(uint32_t capacity, bool trackDefined)
+        : bytes(capacity, kPoisonByte), defined(trackDefined ? capacity : 0, 0), history(capacity) {}
     std::vector<uint8_t> bytes;
+    std::vector<uint8_t> defined;  // empty unless tracksDefinedBytes
     GranuleHistory history;
   };
 
   LocalMemory &local(MemoryKind kind) {
     std::unique_ptr<LocalMemory> &m = memories_[size_t(kind)];
-    if (!m) m = std::make_unique<LocalMemory>(memorySpec(kind).capacity);
+    if (!m) m = std::make_unique<LocalMemory>(memorySpec(kind).capacity, tracksDefinedBytes(kind));
     return *m;
   }
 
@@ -207,15 +227,41 @@ public:
   Operation(const Operation &) = delete;
   Operation &operator=(const Operation &) = delete;
 
+  // A read whose data matters: hazards, and reads of bytes holding no defined data.
   void readLocal(MemoryKind kind, uint64_t lo, uint64_t hi) {
-    AccessChecker checker(core_.ops(), core_.clocks(), self_);
-    const char *memory = memorySpec(kind).name;
-    core_.history(kind).forEach(lo, hi, [&](AccessState &state, uint64_t a, uint64_t b) {
-      checker.checkRead(state, memory, a, b, /*onChip=*/true, violations_);
-      checker.recordRead(state);
-    });
+    if (!tracksDefinedBytes(kind)) {
+      readGranules(kind, lo, hi, /*checkUninitialised=*/true);
+      return;
+    }
+    readGranules(kind, lo, hi, /*checkUninitialised=*/false);
+    checkDefined(kind, lo, hi);
   }
 
+  // A read that only moves the bytes (their definedness travels with them, see
+  // tracksDefinedBytes): hazards only.
+  void readLocalHazardsOnly(MemoryKind kind, uint64_t lo, uint64_t hi) {
+    readGranules(kind, lo, hi, /*checkUninitialised=*/!tracksDefinedBytes(kind));
+  }
+
+  // Reports the bytes of [lo, hi) that hold no defined data (memories that track it).
+  void checkDefined(MemoryKind kind, uint64_t lo, uint64_t hi) {
+    if (!tracksDefinedBytes(kind)) return;
+    const uint8_t *defined = core_.definedBytes(kind);
+    hi = std::min<uint64_t>(hi, memorySpec(kind).capacity);
+    for (uint64_t at = lo; at < hi;) {
+      if (defined[at]) {
+        ++at;
+        continue;
+      }
+      uint64_t end = at;
+      while (end < hi && !defined[end]) ++end;
+      violations_.add(FindingKind::uninitialised_read, kNoOp, memorySpec(kind).name, at, end);
+      at = end;
+    }
+  }
+
+  // A write; the bytes then hold defined data (an instruction writing padding it leaves
+  // undefined says so with Core::setDefined afterwards).
   void writeLocal(MemoryKind kind, uint64_t lo, uint64_t hi) {
     AccessChecker checker(core_.ops(), core_.clocks(), self_);
     const char *memory = memorySpec(kind).name;
@@ -223,6 +269,7 @@ public:
       checker.checkWrite(state, memory, a, b, violations_);
       checker.recordWrite(state);
     });
+    core_.setDefined(kind, lo, hi, true);
   }
 
   void readGlobal(const void *address, uint64_t bytes) {
@@ -249,12 +296,29 @@ public:
     for (const Violation &v : violations_.list()) core_.report(v.kind, message(v));
   }
 
+  // This operation's index in the core's operation log.
+  int32_t index() const { return self_; }
+
 private:
+  void readGranules(MemoryKind kind, uint64_t lo, uint64_t hi, bool checkUninitialised) {
+    AccessChecker checker(core_.ops(), core_.clocks(), self_);
+    const char *memory = memorySpec(kind).name;
+    core_.history(kind).forEach(lo, hi, [&](AccessState &state, uint64_t a, uint64_t b) {
+      checker.checkRead(state, memory, a, b, checkUninitialised, violations_);
+      checker.recordRead(state);
+    });
+  }
+
   std::string message(const Violation &v) const {
     const OpRecord &self = core_.ops()[size_t(self_)];
     const std::string range = byteRange(v.memory, v.lo, v.hi);
-    if (v.kind == FindingKind::uninitialised_read)
-      return describeOp(self) + " reads " + range + " that nothing in this kernel has written (stale data on hardware)";
+    if (v.kind == FindingKind::uninitialised_read) {
+      if (std::string(v.memory) == memorySpec(MemoryKind::UB).name)
+        return describeOp(self) + " reads " + range + " that nothing in this kernel has written (stale data on hardware)";
+      return describeOp(self) + " reads " + range +
+             " that hold no defined data: nothing in this kernel wrote them, or they are padding that an instruction "
+             "left undefined (stale data on hardware)";
+    }
     const OpRecord &other = core_.ops()[size_t(v.other)];
     const std::string unordered = " with no " + orderingRemedy(other.pipe, self.pipe) + " ordering them";
     switch (v.kind) {

@@ -23,6 +23,7 @@ enum class FindingKind : uint8_t {
   bounds,              // an access beyond its tensor, buffer or memory
   copy_granularity,    // DataCopy of a byte count that is not whole 32-byte blocks
   wrong_memory,        // an operand in a memory the instruction cannot use
+  wrong_core,          // a cube instruction on a vector core (CANN skips it there: nothing happens)
   bad_argument,        // an argument outside what the API accepts
   truncated,           // further findings of this core were dropped (see the message)
 };
@@ -42,6 +43,7 @@ inline const char *kindName(FindingKind kind) {
   case FindingKind::bounds: return "bounds";
   case FindingKind::copy_granularity: return "copy_granularity";
   case FindingKind::wrong_memory: return "wrong_memory";
+  case FindingKind::wrong_core: return "wrong_core";
   case FindingKind::bad_argument: return "bad_argument";
   case FindingKind::truncated: return "truncated";
   }
