@@ -296,7 +296,7 @@ struct MmadLayout {
   uint64_t b(uint64_t kk, uint64_t j) const {
     return (kk / c0) * nBlocks * 16 * c0 + (j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0;
   }
-  uint64_t c(uint64_t i, uint64_t j) const { return (j / 16) * mBlocks * 256 + (i % 16) * 16 + (i / 16) * 256 + j % 16; }
+  uint64_t c(uint64_t i, uint64_t j) const { return (j / 16) * mBlocks * 256 + i * 16 + j % 16; }
   uint64_t aElements() const { return gemv ? k : mBlocks * kBlocks * 16 * c0; }
   uint64_t bElements() const { return kBlocks * nBlocks * 16 * c0; }
   uint64_t cElements() const { return mBlocks * nBlocks * 256; }
