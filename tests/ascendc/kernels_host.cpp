@@ -35,5 +35,17 @@ int main() {
     harness::checkClose(want, got, 2e-3, 2e-3, what);  // one fp16 rounding of the result
     for (int i = n; i < n + 16; ++i) harness::check(y[i] == 0x7777, what + ": wrote past the end");
   }
+  // walk_rows: pointer tiles advanced by a loop (carried as scalar offsets), BLOCK=64.
+  for (int rows : {0, 1, 5}) {
+    int stride = 70;
+    auto x = harness::randomFloats(static_cast<size_t>(rows) * stride + 64, rows + 40);
+    std::vector<float> y(x.size(), 3.0f);
+    std::string what = "walk_rows rows=" + std::to_string(rows);
+    harness::checkStatus(walk_rows_launch(nullptr, 1, 1, 1, x.data(), y.data(), rows, stride), what);
+    std::vector<double> want(y.size(), 3.0);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < 64; ++c) want[r * stride + c] = x[r * stride + c] * 2.0f;
+    harness::checkClose(want, y, 0, 0, what);
+  }
   return harness::finish("kernels");
 }

@@ -5,6 +5,17 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ScalarizeCarriedPointers : Pass<"tle-ascend-scalarize-carried-pointers", "::mlir::func::FuncOp"> {
+  let summary = "carry a scalar offset instead of a tile of pointers that a loop advances uniformly";
+  let description = [{
+    `ptrs += step` in a loop (Triton's matmul: `a_ptrs += BLOCK_K * stride_ak`) carries a
+    whole tile of pointers. When every iteration adds the same value to every pointer, the
+    loop carries that running offset as a scalar instead, and the tile is its start plus the
+    offset wherever it is used: tle-ascend-resolve-global-access then sees a strided window.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def BufferizeTiles : Pass<"tle-ascend-bufferize", "::mlir::func::FuncOp"> {
   let summary = "give every data tile a UB buffer and every tile operation a vector instruction";
   let description = [{
