@@ -103,6 +103,7 @@ struct Param {
 struct PrintedKernel {
   std::string name, body;
   std::vector<Param> params;
+  bool cube = false;  // runs on the cube cores (AIC) rather than the vector cores (AIV)
 };
 
 class KernelPrinter {
@@ -135,6 +136,14 @@ class KernelPrinter {
       }
     }
     signature << "uint32_t tle_grid_x, uint32_t tle_grid_y, uint32_t tle_grid_z)";
+    // A kernel's buffers say which cores run it: UB is the vector cores' (AIV), L1 and L0 the
+    // cube cores' (AIC).
+    bool vectorCore = dsa::memoryBytes(f_, MemorySpace::UB) > 0;
+    k.cube = llvm::any_of(std::initializer_list<MemorySpace>{MemorySpace::L1, MemorySpace::L0A, MemorySpace::L0B, MemorySpace::L0C},
+                          [&](MemorySpace s) { return dsa::memoryBytes(f_, s) > 0; });
+    if (vectorCore && k.cube)
+      throw NotPrintable{"kernels that use both UB (vector cores) and L1/L0 (cube cores) are not supported on Ascend yet", f_.getLoc()};
+    if (k.cube) line() << "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);  // the cube cores run it\n";
     // One TBuf per memory over the bytes the memory plan gave it; buffers are views at
     // fixed offsets.
     bool first = true;
@@ -483,7 +492,8 @@ std::string launcherDefinition(const PrintedKernel &k) {
   o << "  if (blocks > TLE_ASCENDC_MAX_BLOCKS) return TLE_ERROR_INVALID_ARGUMENT;\n";
   o << "#ifdef TLE_ASCENDC_EMULATION\n";
   o << "  (void)stream;\n";
-  o << "  return tle::ascendc::emu::run(static_cast<uint32_t>(blocks), [&] { " << k.name << "(" << args << "); });\n";
+  o << "  return tle::ascendc::emu::run(static_cast<uint32_t>(blocks), [&] { " << k.name << "(" << args << "); }"
+    << (k.cube ? ", /*cube=*/true" : "") << ");\n";
   o << "#else\n";
   o << "  " << k.name << "<<<static_cast<uint32_t>(blocks), nullptr, reinterpret_cast<void *>(stream)>>>(" << args << ");\n";
   o << "  return TLE_SUCCESS;\n";
@@ -522,7 +532,7 @@ bool printAscendc(const IrModule &module, const AscendcOptions &options, Diagnos
   h << banner << "#pragma once\n\n#include <stdint.h>\n\n#include \"tle/runtime.h\"\n\n";
   h << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const PrintedKernel &k : kernels)
-    h << "/* " << k.name << ": one AI core per program. Returns TLE_SUCCESS or an error; never prints. */\n"
+    h << "/* " << k.name << ": one AI " << (k.cube ? "cube" : "vector") << " core per program. Returns TLE_SUCCESS or an error. */\n"
       << "tleStatus " << k.name << "_launch(" << launcherParams(k) << ");\n";
   h << "\n#ifdef __cplusplus\n}\n#endif\n";
   out.header = h.str();

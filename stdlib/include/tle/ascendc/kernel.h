@@ -8,6 +8,9 @@
 #else
 #define TLE_ASCENDC_EMULATION 1
 #include "tle/ascendc/emu/kernel_operator.h"
+#ifndef KERNEL_TASK_TYPE_DEFAULT  // which cores a kernel runs on: the launcher tells the emulation
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+#endif
 #endif
 
 #include "tle/runtime.h"
@@ -18,6 +21,7 @@
 #define TLE_ASCENDC_MAX_BLOCKS 65535u
 
 #include "tle/ascendc/copy.h"
+#include "tle/ascendc/matmul.h"
 
 #ifdef TLE_ASCENDC_EMULATION
 #include <cstdlib>
@@ -30,8 +34,11 @@ namespace tle::ascendc::emu {
 // unless TLE_ASCENDC_QUIET is set. Reads of UB that nothing wrote are not errors here: the
 // masked-off elements of a loaded tile are undefined (as in Triton), and vector instructions
 // work on whole tiles; TLE_ASCENDC_EMU_REPORT=1 lists them too.
-inline tleStatus run(uint32_t blocks, const std::function<void()> &kernel) {
-  Findings findings = launch(blocks, kernel);
+// `cube`: the kernel runs on the cube cores (AIC), else on the vector cores (AIV).
+inline tleStatus run(uint32_t blocks, const std::function<void()> &kernel, bool cube = false) {
+  LaunchOptions options;
+  options.coreKind = cube ? CoreKind::cube : CoreKind::vector;
+  Findings findings = launch(blocks, kernel, options);
   Findings errors;
   for (const Finding &f : findings)
     if (f.kind != FindingKind::uninitialised_read) errors.push_back(f);

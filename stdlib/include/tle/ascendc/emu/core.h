@@ -296,8 +296,6 @@ public:
     for (const Violation &v : violations_.list()) core_.report(v.kind, message(v));
   }
 
-  // This operation's index in the core's operation log.
-  int32_t index() const { return self_; }
 
 private:
   void readGranules(MemoryKind kind, uint64_t lo, uint64_t hi, bool checkUninitialised) {

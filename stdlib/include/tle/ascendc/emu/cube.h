@@ -50,6 +50,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // The device compiler's quantisation modes of the cube output path (global, like CANN's).
@@ -368,7 +369,9 @@ inline const char *cubeTypeName() {
 // GM (ND) -> L1 (NZ), pipe MTE2: ndNum matrices of nValue x dValue elements. Element (r, c) of
 // matrix i, read from GM element i * srcNdMatrixStride + r * srcDValue + c, lands at L1 element
 //   i * dstNzMatrixStride + (c / C0) * dstNzC0Stride * C0 + r * dstNzNStride * C0 + c % C0
-// of dst (C0 = 32 / sizeof(T)). Each row's last C0 block is completed with zeros, as CANN
+// of dst (C0 = 32 / sizeof(T)); with dstNzMatrixStride 0 every matrix lands on the first (the
+// emulation writes them in order, the last one wins). Each row's last C0 block is completed with
+// zeros, as CANN
 // documents (so a K tail of A reads zeros); the rows of a fractal beyond nValue are left
 // untouched, as the hardware only writes the nValue rows: the emulation leaves whatever they
 // held (their bytes stay undefined if nothing wrote them).
@@ -414,7 +417,8 @@ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2Nz
         const uint64_t local = nd * p.dstNzMatrixStride * sizeof(T) + b * p.dstNzC0Stride * kC0Bytes +
                                r * p.dstNzNStride * kC0Bytes;
         blocks.push_back({rowStart + b * c0, local, std::min<uint64_t>(c0, p.dValue - b * c0)});
-        spans.push_back({local, local + kC0Bytes});
+        // dstNzMatrixStride 0 with several matrices: documented as each overwriting the first.
+        if (nd == 0 || p.dstNzMatrixStride != 0) spans.push_back({local, local + kC0Bytes});
         localSpan = std::max(localSpan, local + kC0Bytes);
       }
     }
