@@ -129,7 +129,9 @@ LogicalResult CopyOp::verify() {
   auto buf = dyn_cast<ir::BufferType>(toLocal ? getDst().getType() : getSrc().getType());
   auto ptr = dyn_cast<ir::PointerType>(ir::elementTypeOf(global));
   if (!buf || !ptr) return emitOpError("copies between global memory (a block of pointers) and a local buffer");
-  if (ptr.getPointeeType() != buf.getBlockType().getElementType()) return emitOpError("element types differ");
+  // The fixpipe converts the cube's float results on their way out of L0C.
+  bool converts = !toLocal && buf.getSpace() == MemorySpace::L0C && isa<FloatType>(ptr.getPointeeType());
+  if (ptr.getPointeeType() != buf.getBlockType().getElementType() && !converts) return emitOpError("element types differ");
   if (ir::shapeOf(global) != buf.getBlockType().getShape()) return emitOpError("the pointer block and the buffer differ in shape");
   if (static_cast<int64_t>(getSizes().size()) != buf.getBlockType().getRank()) return emitOpError("needs one size per dimension");
   return success();
@@ -154,6 +156,7 @@ LogicalResult ToBufferOp::verify() {
 }
 
 LogicalResult MatmulOp::verify() {
+  if (getInit() && getFresh()) return emitOpError("takes `init` or a run-time `fresh`, not both");
   ir::BufferType a = getA().getType(), b = getB().getType(), c = getC().getType();
   if (a.getSpace() != MemorySpace::L0A || b.getSpace() != MemorySpace::L0B || c.getSpace() != MemorySpace::L0C)
     return emitOpError("operands must be in L0A and L0B and the result in L0C");

@@ -55,10 +55,16 @@ def TleDsa_ToBufferOp : TleDsa_Op<"to_buffer", [MemoryEffects<[MemAlloc, MemWrit
   let hasVerifier = 1;
 }
 
-def TleDsa_MatmulOp : TleDsa_Op<"matmul", [MemoryEffects<[MemRead, MemWrite]>]> {
+def TleDsa_MatmulOp : TleDsa_Op<"matmul", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
   let summary = "c (L0C) = a (L0A) @ b (L0B), plus c unless `init`: the cube unit's Mmad";
-  let arguments = (ins Tle_Buffer:$a, Tle_Buffer:$b, Tle_Buffer:$c, UnitAttr:$init);
-  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)";
+  let description = [{
+    With `k`, only the first k columns of a and rows of b take part (a run-time K tail); with
+    `fresh`, whether c starts from zero is decided at run time (the first step of a loop).
+  }];
+  let arguments = (ins Tle_Buffer:$a, Tle_Buffer:$b, Tle_Buffer:$c, UnitAttr:$init, Optional<I32>:$k, Optional<I1>:$fresh);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`k` $k^)? (`fresh` $fresh^)? attr-dict `:` type($a) `,` type($b) `,` type($c)
+  }];
   let hasVerifier = 1;
 }
 
@@ -78,13 +84,17 @@ def TleDsa_CopyInOp : TleDsa_Op<"copy_in", [MemoryEffects<[MemRead, MemWrite]>, 
     Element (i, j) of the window is base[offset + i * row_stride + j]; it lands at (i, j) of
     `dst`, whose rows are the buffer's full width. Elements outside the extents are not
     written, except the padding of each row's last 32-byte unit, which gets `pad` when given.
-    A 1-D window has one extent and no row stride.
+    A 1-D window has one extent and no row stride. With `rows_wrap M from s`, row i of the
+    window is row (s + i) % M of the tensor (Triton's `(s + tl.arange(0, B)) % M`), likewise
+    for columns; the window's offset then excludes those dimensions.
   }];
   let arguments = (ins Tle_Buffer:$dst, Tle_AnyPtr:$base, AnySignlessInteger:$offset, Variadic<AnySignlessInteger>:$row_stride,
-                   Variadic<I32>:$extents, Optional<AnyType>:$pad);
+                   Variadic<I32>:$extents, Optional<AnyType>:$pad, Optional<I32>:$row_wrap, Optional<I32>:$row_start,
+                   Optional<I32>:$column_wrap, Optional<I32>:$column_start);
   let assemblyFormat = [{
     $base `[` $offset (`,` `row_stride` $row_stride^ `:` type($row_stride))? `]` `->` $dst `extents` `[` $extents `]`
-    (`pad` $pad^ `:` type($pad))? attr-dict `:` type($base) `,` type($offset) `,` type($dst)
+    (`pad` $pad^ `:` type($pad))? (`rows_wrap` $row_wrap^ `from` $row_start)? (`columns_wrap` $column_wrap^ `from` $column_start)?
+    attr-dict `:` type($base) `,` type($offset) `,` type($dst)
   }];
   let hasVerifier = 1;
 }

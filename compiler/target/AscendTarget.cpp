@@ -14,10 +14,11 @@ class AscendTarget : public TargetInfo {
   int maxThreadsPerBlock() const override { return 0; }
   int vectorBytes() const override { return 256; }  // one repeat of a vector instruction
   const std::vector<MemorySpaceInfo> &memorySpaces() const override {
-    // Per AI core; UB and L1 take 32-byte-aligned allocations, the L0 buffers 512-byte ones.
+    // Per AI core; UB and L1 take 32-byte-aligned allocations, L0A/L0B 512-byte ones, L0C
+    // 1024-byte ones (where Mmad writes).
     static const std::vector<MemorySpaceInfo> spaces = {
         {MemorySpace::Global, 0, 32},          {MemorySpace::UB, 192 * 1024, 32},   {MemorySpace::L1, 512 * 1024, 32},
-        {MemorySpace::L0A, 64 * 1024, 512},   {MemorySpace::L0B, 64 * 1024, 512}, {MemorySpace::L0C, 128 * 1024, 512},
+        {MemorySpace::L0A, 64 * 1024, 512},   {MemorySpace::L0B, 64 * 1024, 512}, {MemorySpace::L0C, 128 * 1024, 1024},
     };
     return spaces;
   }

@@ -262,8 +262,10 @@ class KernelPrinter {
         .Case<dsa::CopyOp>([&](dsa::CopyOp c) { loadOperand(c); })
         .Case<dsa::MatmulOp>([&](dsa::MatmulOp m) {
           auto a = m.getA().getType().getBlockType(), b = m.getB().getType().getBlockType();
+          std::string k = m.getK() ? expr(m.getK()) : std::to_string(a.getDimSize(1));
+          std::string fresh = m.getFresh() ? expr(m.getFresh()) : m.getInit() ? "true" : "false";
           line() << "tle::ascendc::mmad(" << expr(m.getC()) << ", " << expr(m.getA()) << ", " << expr(m.getB()) << ", " << a.getDimSize(0)
-                 << ", " << b.getDimSize(1) << ", " << a.getDimSize(1) << ", " << (m.getInit() ? "true" : "false") << ");\n";
+                 << ", " << b.getDimSize(1) << ", " << k << ", " << fresh << ");\n";
         })
         .Case<dsa::ReadScalarOp>([&](dsa::ReadScalarOp r) { define(op, expr(r.getBuffer()) + ".GetValue(0)", "value"); })
         .Case<dsa::SetFlagOp>([&](dsa::SetFlagOp s) {
@@ -357,14 +359,25 @@ class KernelPrinter {
     auto src = dyn_cast<ir::BufferType>(c.getSrc().getType()), dst = dyn_cast<ir::BufferType>(c.getDst().getType());
     if (!src || !dst) throw NotPrintable{"a tle_dsa.copy left unresolved", c.getLoc()};
     auto tile = src.getBlockType();
-    line() << "tle::ascendc::" << (dst.getSpace() == MemorySpace::L0A ? "load_l0a" : "load_l0b") << "(" << expr(c.getDst()) << ", "
-           << expr(c.getSrc()) << ", " << tile.getDimSize(0) << ", " << tile.getDimSize(1) << ");\n";
+    if (dst.getSpace() == MemorySpace::L0A)  // rows x (the first k columns)
+      line() << "tle::ascendc::load_l0a(" << expr(c.getDst()) << ", " << expr(c.getSrc()) << ", " << tile.getDimSize(0) << ", "
+             << expr(c.getSizes()[1]) << ");\n";
+    else  // (the first k rows) x columns, of a tile of tile_rows rows
+      line() << "tle::ascendc::load_l0b(" << expr(c.getDst()) << ", " << expr(c.getSrc()) << ", " << tile.getDimSize(0) << ", "
+             << expr(c.getSizes()[0]) << ", " << tile.getDimSize(1) << ");\n";
   }
 
   void copyIn(dsa::CopyInOp c) {
     std::string src = expr(c.getBase()) + " + " + expr(c.getOffset());
     if (c.getDst().getType().getSpace() == MemorySpace::L1) {  // row-major rows into the cube's fractals
       auto tile = c.getDst().getType().getBlockType();
+      if (c.getRowWrap() || c.getColumnWrap()) {  // rows or columns read in segments where they wrap around
+        auto wrap = [&](Value w, Value start) { return w ? expr(w) + ", " + expr(start) : std::string("0, 0"); };
+        line() << "tle::ascendc::copy_in_nz_wrapped(" << expr(c.getDst()) << ", " << tile.getDimSize(0) << ", " << tile.getDimSize(1) << ", "
+               << src << ", " << expr(c.getRowStride()[0]) << extents(c.getExtents()) << ", " << wrap(c.getRowWrap(), c.getRowStart()) << ", "
+               << wrap(c.getColumnWrap(), c.getColumnStart()) << ");\n";
+        return;
+      }
       line() << "tle::ascendc::copy_in_nz(" << expr(c.getDst()) << ", " << tile.getDimSize(0) << ", " << tile.getDimSize(1) << ", " << src
              << ", " << expr(c.getRowStride()[0]) << extents(c.getExtents()) << ");\n";
       return;

@@ -53,7 +53,7 @@ Value matmul(LoweringContext &cx, BuiltinCall &c) {
     cx.fail(where[2], DiagId::TypeMismatch, std::string("the cube unit accumulates ") + dtypeName(in) + " products in " +
                                                 dtypeName(acc) + "; 'c' is " + describeWithArticle(*a[2]));
   bool init = a[3] && cx.truthy(*a[3], where[3]);
-  cx.builder().create<tle::dsa::MatmulOp>(cx.loc(at), a[0]->ir, a[1]->ir, a[2]->ir, init);
+  cx.builder().create<tle::dsa::MatmulOp>(cx.loc(at), a[0]->ir, a[1]->ir, a[2]->ir, init, mlir::Value(), mlir::Value());
   return Value::none();
 }
 

@@ -52,6 +52,26 @@ bool isUniform(const AffineIndex &a) {
   return llvm::all_of(a.strides, [](Value s) { return !s; });
 }
 
+// l += r (or l -= r). A wrapped dimension takes no other contribution along it.
+bool combine(OpBuilder &b, Location loc, AffineIndex &l, const AffineIndex &r, bool subtract) {
+  auto sign = [&](Value v) { return subtract ? negate(b, loc, v) : v; };
+  for (size_t d = 0; d < l.strides.size(); ++d) {
+    if (r.wraps[d] && (subtract || l.strides[d])) return false;
+    if (l.wraps[d] && r.strides[d]) return false;
+  }
+  l.offset = add(b, loc, l.offset, sign(r.offset));
+  for (size_t d = 0; d < l.strides.size(); ++d) {
+    if (r.wraps[d]) {
+      l.wraps[d] = r.wraps[d];
+      l.wrapStarts[d] = r.wrapStarts[d];
+      l.strides[d] = r.strides[d];
+    } else if (!l.wraps[d]) {
+      l.strides[d] = add(b, loc, l.strides[d], sign(r.strides[d]));
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<int64_t> constantInt(Value v) {
@@ -77,6 +97,8 @@ std::optional<AffineIndex> affineIndexOf(Value tile, OpBuilder &b) {
   if (!def) return std::nullopt;
   AffineIndex out;
   out.strides.assign(rank, Value());
+  out.wraps.assign(rank, Value());
+  out.wrapStarts.assign(rank, Value());
   if (auto range = dyn_cast<ir::MakeRangeOp>(def)) {
     out.offset = b.create<arith::ConstantIntOp>(loc, range.getStart(), 32);
     out.strides[0] = b.create<arith::ConstantIntOp>(loc, 1, 32);
@@ -94,6 +116,8 @@ std::optional<AffineIndex> affineIndexOf(Value tile, OpBuilder &b) {
     auto inner = affineIndexOf(expand.getSrc(), b);
     if (!inner) return std::nullopt;
     inner->strides.insert(inner->strides.begin() + expand.getAxis(), Value());
+    inner->wraps.insert(inner->wraps.begin() + expand.getAxis(), Value());
+    inner->wrapStarts.insert(inner->wrapStarts.begin() + expand.getAxis(), Value());
     return inner;
   }
   if (auto broadcast = dyn_cast<ir::BroadcastOp>(def)) {
@@ -101,23 +125,20 @@ std::optional<AffineIndex> affineIndexOf(Value tile, OpBuilder &b) {
     if (!inner) return std::nullopt;
     auto from = cast<RankedTensorType>(broadcast.getSrc().getType());
     for (int64_t d = 0; d < rank; ++d)
-      if (from.getDimSize(d) == 1 && type.getDimSize(d) != 1) inner->strides[d] = Value();  // one index, repeated
+      if (from.getDimSize(d) == 1 && type.getDimSize(d) != 1) {
+        if (inner->wraps[d]) return std::nullopt;  // a wrapped size-1 index: not worth a case
+        inner->strides[d] = Value();               // one index, repeated
+      }
     return inner;
   }
   if (auto addptr = dyn_cast<ir::AddPtrOp>(def)) {
     auto p = affineIndexOf(addptr.getPtr(), b), o = affineIndexOf(addptr.getOffset(), b);
-    if (!p || !o || !p->base || o->base) return std::nullopt;
-    p->offset = add(b, loc, p->offset, o->offset);
-    for (int64_t d = 0; d < rank; ++d) p->strides[d] = add(b, loc, p->strides[d], o->strides[d]);
+    if (!p || !o || !p->base || o->base || !combine(b, loc, *p, *o, false)) return std::nullopt;
     return p;
   }
   if (isa<arith::AddIOp, arith::SubIOp>(def)) {
     auto l = affineIndexOf(def->getOperand(0), b), r = affineIndexOf(def->getOperand(1), b);
-    if (!l || !r || l->base || r->base) return std::nullopt;
-    bool sub = isa<arith::SubIOp>(def);
-    auto sign = [&](Value v) { return sub ? negate(b, loc, v) : v; };
-    l->offset = add(b, loc, l->offset, sign(r->offset));
-    for (int64_t d = 0; d < rank; ++d) l->strides[d] = add(b, loc, l->strides[d], sign(r->strides[d]));
+    if (!l || !r || l->base || r->base || !combine(b, loc, *l, *r, isa<arith::SubIOp>(def))) return std::nullopt;
     return l;
   }
   if (isa<arith::MulIOp>(def)) {
@@ -130,9 +151,25 @@ std::optional<AffineIndex> affineIndexOf(Value tile, OpBuilder &b) {
     for (Value &s : l->strides) s = mul(b, loc, s, factor);
     return l;
   }
+  if (auto rem = dyn_cast<arith::RemSIOp>(def)) {  // (start + i) % wrap along one dimension
+    auto x = affineIndexOf(rem.getLhs(), b), m = affineIndexOf(rem.getRhs(), b);
+    if (!x || !m || x->base || m->base || x->wraps_any() || !isUniform(*m) || !m->offset) return std::nullopt;
+    int64_t varying = -1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!x->strides[d]) continue;
+      if (varying >= 0 || constantInt(x->strides[d]) != 1) return std::nullopt;
+      varying = d;
+    }
+    if (varying < 0) return std::nullopt;
+    AffineIndex wrapped = out;
+    wrapped.strides[varying] = x->strides[varying];
+    wrapped.wraps[varying] = m->offset;
+    wrapped.wrapStarts[varying] = x->offset ? x->offset : b.create<arith::ConstantIntOp>(loc, 0, 32).getResult();
+    return wrapped;
+  }
   if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def)) {
     auto inner = affineIndexOf(def->getOperand(0), b);
-    if (!inner || inner->base) return std::nullopt;
+    if (!inner || inner->base || inner->wraps_any()) return std::nullopt;
     Type to = getElementTypeOrSelf(tile.getType());
     bool isSigned = !isa<arith::ExtUIOp>(def);
     inner->offset = castInt(b, loc, inner->offset, to, isSigned);
@@ -201,7 +238,7 @@ std::optional<SmallVector<Value>> rectangleOf(Value mask, OpBuilder &b) {
   if (p != P::slt && p != P::ult && p != P::sle && p != P::ule) return std::nullopt;
   auto idx = affineIndexOf(index, b);
   auto lim = affineIndexOf(bound, b);
-  if (!idx || !lim || idx->base || lim->base || !isUniform(*lim)) return std::nullopt;
+  if (!idx || !lim || idx->base || lim->base || idx->wraps_any() || !isUniform(*lim)) return std::nullopt;
   int64_t varying = -1;
   for (int64_t d = 0; d < rank; ++d) {
     if (!idx->strides[d]) continue;

@@ -14,6 +14,13 @@ struct AffineIndex {
   mlir::Value base;                       // the scalar pointer, for pointer tiles; null for integer tiles
   mlir::Value offset;                     // the index (or element offset from base) at (0, ..., 0); null: 0
   llvm::SmallVector<mlir::Value> strides; // per dimension; null: 0
+  // Per dimension, an index that wraps around (Triton's `(start + tl.arange(0, B)) % M`): the
+  // dimension contributes ((wrapStarts[d] + i) % wraps[d]) * strides[d]. Null: no wrap.
+  llvm::SmallVector<mlir::Value> wraps, wrapStarts;
+
+  bool wraps_any() const {
+    return llvm::any_of(wraps, [](mlir::Value v) { return static_cast<bool>(v); });
+  }
 };
 
 // Null when `tile` is not of that form (a gather, data-dependent indices).

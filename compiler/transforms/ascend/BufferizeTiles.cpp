@@ -71,6 +71,11 @@ std::optional<StringRef> reductionKind(ir::ReduceOp reduce) {
 struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   DenseMap<Value, Value> bufferOf;  // a data tile -> the UB buffer holding it
   DenseMap<Operation *, SmallVector<Value>> carriedBy;  // a rebuilt loop -> per old iter arg, its buffer (or null)
+  // The cube path: loads that only feed a dot go to L1; how many of their K elements are
+  // valid (null: all); accumulators carried in L0C and whether an iteration starts them.
+  DenseSet<Operation *> dotOperandLoads;
+  DenseMap<Value, Value> kExtentOf;
+  DenseMap<Value, Value> freshOf;
   SmallVector<Operation *> replaced;
   bool failedAny = false;
 
@@ -79,8 +84,87 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     failedAny = true;
   }
 
-  Value allocate(OpBuilder &b, Location loc, RankedTensorType tile) {
-    return b.create<ir::AllocOp>(loc, ir::BufferType::get(b.getContext(), tile, MemorySpace::UB));
+  Value allocate(OpBuilder &b, Location loc, RankedTensorType tile, MemorySpace space = MemorySpace::UB) {
+    return b.create<ir::AllocOp>(loc, ir::BufferType::get(b.getContext(), tile, space));
+  }
+
+  bool inCube(Value buffer) {
+    auto t = dyn_cast_or_null<ir::BufferType>(buffer ? buffer.getType() : Type());
+    return t && t.getSpace() != MemorySpace::UB;
+  }
+
+  // A dot's operand straight from global memory into L1, for the cube. A mask may cut the K
+  // dimension only (a K tail: the matmul then takes that many); M and N tails come from
+  // Triton's `% M` rows, which tle-ascend-resolve-global-access reads in segments.
+  void loadDotOperand(ir::LoadOp load, unsigned operand) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    auto tile = cast<RankedTensorType>(load.getType());
+    if (tile.getRank() != 2 || tile.getDimSize(0) % 16 != 0 || tile.getDimSize(1) % 16 != 0)
+      return fail(load, "a dot's operands on Ascend are 2-D tiles with sizes that are multiples of 16");
+    Value buffer = allocate(b, loc, tile, MemorySpace::L1);
+    unsigned kDim = operand == 0 ? 1 : 0;
+    SmallVector<Value> sizes;
+    for (int64_t n : tile.getShape()) sizes.push_back(b.create<arith::ConstantIntOp>(loc, n, 32));
+    if (load.getMask()) {
+      auto rectangle = rectangleOf(load.getMask(), b);
+      if (!rectangle || (*rectangle)[1 - kDim])
+        return fail(load, "a mask on a dot operand may only cut the K dimension on Ascend (tails along M or N: use `% M` as Triton's "
+                          "matmul does)");
+      if (Value k = (*rectangle)[kDim]) {
+        sizes[kDim] = k;
+        kExtentOf[load.getResult()] = k;
+      }
+      if (load.getOther()) {  // what masked-off K elements would hold: the matmul does not read them
+        Value other = uniformValue(load.getOther(), b);
+        auto zero = other ? other.getDefiningOp<arith::ConstantOp>() : arith::ConstantOp();
+        auto value = zero ? dyn_cast<FloatAttr>(zero.getValue()) : FloatAttr();
+        if (!value || !value.getValue().isZero()) return fail(load, "a dot operand's `other` must be 0 on Ascend");
+      }
+    }
+    b.create<dsa::CopyOp>(loc, load.getPtr(), buffer, sizes, Value());
+    bufferOf[load.getResult()] = buffer;
+    replaced.push_back(load);
+  }
+
+  // tl.dot on the cube: L1 -> L0A/L0B, Mmad into the accumulator's L0C buffer (in place).
+  void dot(ir::DotOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value a = bufferOf.lookup(op.getA()), bl = bufferOf.lookup(op.getB());
+    auto aType = cast<RankedTensorType>(op.getA().getType()), bType = cast<RankedTensorType>(op.getB().getType());
+    if (!a || !bl || cast<ir::BufferType>(a.getType()).getSpace() != MemorySpace::L1 ||
+        cast<ir::BufferType>(bl.getType()).getSpace() != MemorySpace::L1)
+      return fail(op, "on Ascend, tl.dot's operands must be tiles loaded from global memory (they go to L1 for the cube)");
+    Value c = bufferOf.lookup(op.getC()), fresh;
+    if (c) {
+      if (cast<ir::BufferType>(c.getType()).getSpace() != MemorySpace::L0C)
+        return fail(op, "on Ascend, tl.dot accumulates into zeros or into the result of another tl.dot carried by a loop");
+      fresh = freshOf.lookup(op.getC());
+    } else if (Value zero = uniformValue(op.getC(), b); zero && matchZero(zero)) {
+      c = allocate(b, loc, cast<RankedTensorType>(op.getType()), MemorySpace::L0C);
+    } else {
+      return fail(op, "on Ascend, tl.dot accumulates into zeros or into the result of another tl.dot carried by a loop");
+    }
+    Value k = kExtentOf.lookup(op.getA());
+    if (!k) k = kExtentOf.lookup(op.getB());
+    Value fullK = b.create<arith::ConstantIntOp>(loc, aType.getDimSize(1), 32);
+    Value a0 = allocate(b, loc, aType, MemorySpace::L0A), b0 = allocate(b, loc, bType, MemorySpace::L0B);
+    Value m = b.create<arith::ConstantIntOp>(loc, aType.getDimSize(0), 32), n = b.create<arith::ConstantIntOp>(loc, bType.getDimSize(1), 32);
+    b.create<dsa::CopyOp>(loc, a, a0, ValueRange{m, k ? k : fullK}, Value());
+    b.create<dsa::CopyOp>(loc, bl, b0, ValueRange{k ? k : fullK, n}, Value());
+    bool init = !fresh && !bufferOf.count(op.getC());
+    b.create<dsa::MatmulOp>(loc, a0, b0, c, init, k, fresh);
+    bufferOf[op.getResult()] = c;
+    replaced.push_back(op);
+  }
+
+  static bool matchZero(Value v) {
+    auto c = v.getDefiningOp<arith::ConstantOp>();
+    if (!c) return false;
+    if (auto f = dyn_cast<FloatAttr>(c.getValue())) return f.getValue().isZero();
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue())) return i.getValue().isZero();
+    return false;
   }
 
   Value vector(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value out, Value scratch = Value(),
@@ -128,6 +212,10 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
 
   void loadTile(ir::LoadOp load) {
     warnDroppedHints(load, load.getIsAsync(), load.getIsVolatile(), load.getCacheAttr(), load.getEvictionAttr());
+    if (dotOperandLoads.count(load)) {
+      auto dotUser = cast<ir::DotOp>(*load.getResult().getUsers().begin());
+      return loadDotOperand(load, dotUser.getA() == load.getResult() ? 0 : 1);
+    }
     OpBuilder b(load);
     Location loc = load.getLoc();
     auto tile = cast<RankedTensorType>(load.getType());
@@ -177,6 +265,10 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     Location loc = op->getLoc();
     auto tile = cast<RankedTensorType>(op->getResult(0).getType());
     Value out;
+    if (llvm::any_of(op->getOperands(), [&](Value v) { return inCube(bufferOf.lookup(v)); }) &&
+        !isa<arith::TruncFOp, arith::ExtFOp>(op))
+      return fail(op, "element-wise work on a tl.dot result needs the vector cores: mixed cube and vector kernels are not "
+                      "supported on Ascend yet");
     if (auto kind = binaryKind(op)) {
       Value lhs = op->getOperand(0), rhs = op->getOperand(1);
       bool lhsData = bufferOf.count(lhs), rhsData = bufferOf.count(rhs);
@@ -195,6 +287,11 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         if (!l || !r) return;
         vector(b, loc, *kind, {l, r}, out);
       }
+    } else if (isa<arith::TruncFOp, arith::ExtFOp>(op) && inCube(bufferOf.lookup(op->getOperand(0)))) {
+      // A cube result leaves L0C through the fixpipe, which converts it: the cast happens there.
+      if (!llvm::all_of(op->getResult(0).getUsers(), [](Operation *u) { return isa<ir::StoreOp>(u); }))
+        return fail(op, "a converted tl.dot result can only be stored on Ascend yet");
+      out = bufferOf[op->getOperand(0)];
     } else if (auto kind = unaryKind(op)) {
       Value in = bufferFor(b, op->getOperand(0), op);
       if (!in) return;
@@ -227,7 +324,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     Value count = load.getMask() ? b.create<arith::SelectOp>(loc, load.getMask(), one, b.create<arith::ConstantIntOp>(loc, 0, 32)).getResult() : one;
     if (load.getOther()) vector(b, loc, "duplicate", load.getOther(), buffer);
     Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
-    b.create<dsa::CopyInOp>(loc, buffer, load.getPtr(), zero, ValueRange{}, ValueRange{count}, Value());
+    b.create<dsa::CopyInOp>(loc, buffer, load.getPtr(), zero, ValueRange{}, ValueRange{count}, Value(), Value(), Value(), Value(), Value());
     load.getResult().replaceAllUsesWith(b.create<dsa::ReadScalarOp>(loc, load.getType(), buffer).getResult());
     replaced.push_back(load);
   }
@@ -283,6 +380,16 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     replaced.push_back(op);
   }
 
+  // Iter arg `i` of `loop` is a dot accumulator: zeros in, its only use the dot's `c`, and the
+  // dot's result yielded back.
+  bool isAccumulator(scf::ForOp loop, unsigned i) {
+    Value arg = loop.getRegionIterArgs()[i];
+    auto dotOp = loop.getBody()->getTerminator()->getOperand(i).getDefiningOp<ir::DotOp>();
+    OpBuilder b(loop);
+    Value zero = uniformValue(loop.getInitArgs()[i], b);
+    return dotOp && dotOp.getC() == arg && arg.hasOneUse() && zero && matchZero(zero);
+  }
+
   // A loop that carries tiles carries buffers instead: one per tile, written before the loop
   // (its initial value) and at the end of each iteration (what the body yields).
   void carryBuffers(scf::ForOp loop) {
@@ -293,6 +400,10 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
       if (!isTile(init)) {
         scalarInits.push_back(init);
+        continue;
+      }
+      if (isAccumulator(loop, i)) {  // zeros, then each iteration's dot adds in place
+        carried[i] = allocate(b, loc, cast<RankedTensorType>(init.getType()), MemorySpace::L0C);
         continue;
       }
       carried[i] = allocate(b, loc, cast<RankedTensorType>(init.getType()));
@@ -313,6 +424,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       if (carried[i]) {  // the tile as of this iteration: the carried buffer
         Value view = inside.create<dsa::ToTensorOp>(loc, arg.getType(), carried[i], false);
         bufferOf[view] = carried[i];
+        if (cast<ir::BufferType>(carried[i].getType()).getSpace() == MemorySpace::L0C)
+          freshOf[view] = inside.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rebuilt.getInductionVar(), rebuilt.getLowerBound());
         replaced.push_back(view.getDefiningOp());
         arg.replaceAllUsesWith(view);
       } else {
@@ -395,7 +508,16 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   void runOnOperation() override {
     bufferOf.clear();  // one pass object may run on several kernels
     replaced.clear();
+    carriedBy.clear();
+    dotOperandLoads.clear();
+    kExtentOf.clear();
+    freshOf.clear();
     failedAny = false;
+    getOperation().walk([&](ir::LoadOp load) {
+      if (load.getResult().hasOneUse() && isa<ir::DotOp>(*load.getResult().getUsers().begin()) &&
+          cast<ir::DotOp>(*load.getResult().getUsers().begin()).getC() != load.getResult())
+        dotOperandLoads.insert(load);
+    });
     SmallVector<Operation *> ops;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) { ops.push_back(op); });
     for (Operation *op : ops) {
@@ -420,6 +542,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         scalarMath(op, *scalarMathKind(op));
       } else if (auto reduce = dyn_cast<ir::ReduceOp>(op)) {
         reduceTile(reduce);
+      } else if (auto d = dyn_cast<ir::DotOp>(op)) {
+        dot(d);
       } else if (auto view = dyn_cast<dsa::ToTensorOp>(op)) {
         bufferOf[view.getResult()] = view.getBuffer();
         replaced.push_back(op);

@@ -4,6 +4,7 @@
 
 #include "ir/Dialect.h"
 #include "ir/DsaDialect.h"
+#include "ir/KernelSettings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -16,6 +17,26 @@ namespace tle::ascend {
 using namespace mlir;
 
 namespace {
+
+// Whether `v` is a multiple of 16 by construction: a constant, a kernel parameter hinted :16,
+// or sums and products of such (a product needs one such factor).
+bool multipleOf16(Value v) {
+  if (auto c = constantInt(v)) return *c % 16 == 0;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    return isa<func::FuncOp>(owner) && ir::parameterDivisibility(owner, arg.getArgNumber()) % 16 == 0;
+  }
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<arith::MulIOp>(def)) return multipleOf16(def->getOperand(0)) || multipleOf16(def->getOperand(1));
+  if (isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def)) return multipleOf16(def->getOperand(0)) && multipleOf16(def->getOperand(1));
+  if (isa_and_nonnull<arith::ExtSIOp, arith::TruncIOp>(def)) return multipleOf16(def->getOperand(0));
+  return false;
+}
+
+Value asI32(OpBuilder &b, Location loc, Value v) {
+  if (!v || v.getType().isInteger(32)) return v;
+  return b.create<arith::TruncIOp>(loc, b.getI32Type(), v);
+}
 
 struct ResolveGlobalAccessPass : impl::ResolveGlobalAccessBase<ResolveGlobalAccessPass> {
   void runOnOperation() override {
@@ -61,6 +82,10 @@ struct ResolveGlobalAccessPass : impl::ResolveGlobalAccessBase<ResolveGlobalAcce
         failWith("copies of tiles with more than two dimensions are not supported on Ascend yet");
         continue;
       }
+      if (!toLocal && window->wraps_any()) {
+        failWith("stores through indices that wrap around (`% M`) have no Ascend lowering");
+        continue;
+      }
       if (constantInt(window->strides[rank - 1]) != 1) {
         failWith("the elements of a row must be adjacent in global memory (column stride 1) for the Ascend memory engines");
         continue;
@@ -79,9 +104,28 @@ struct ResolveGlobalAccessPass : impl::ResolveGlobalAccessBase<ResolveGlobalAcce
         }
         rowStride.push_back(window->strides[0]);
       }
+      // Wrapping rows or columns ((s + arange) % M) are read in segments; only the cube's operands
+      // (L1) take them, and a column segment must start on a 16-column fractal boundary.
+      Value rowWrap, rowStart, columnWrap, columnStart;
+      if (window->wraps_any()) {
+        if (!toLocal || space != MemorySpace::L1 || rank != 2) {
+          failWith("indices that wrap around (`% M`) are supported only where a dot's operands are loaded (L1) on Ascend");
+          continue;
+        }
+        rowWrap = asI32(b, loc, window->wraps[0]);
+        rowStart = asI32(b, loc, window->wrapStarts[0]);
+        columnWrap = asI32(b, loc, window->wraps[1]);
+        columnStart = asI32(b, loc, window->wrapStarts[1]);
+        if (columnWrap && !(multipleOf16(window->wraps[1]) && multipleOf16(window->wrapStarts[1]))) {
+          failWith("columns that wrap around (`% N`) need N and the start to be multiples of 16 on Ascend (the cube's "
+                   "16-column fractals): hint N with :16 in the signature");
+          continue;
+        }
+      }
       Value offset = window->offset ? window->offset : b.create<arith::ConstantIntOp>(loc, 0, 32).getResult();
       if (toLocal)
-        b.create<dsa::CopyInOp>(loc, copy.getDst(), window->base, offset, rowStride, copy.getSizes(), copy.getPad());
+        b.create<dsa::CopyInOp>(loc, copy.getDst(), window->base, offset, rowStride, copy.getSizes(), copy.getPad(), rowWrap, rowStart,
+                                columnWrap, columnStart);
       else
         b.create<dsa::CopyOutOp>(loc, copy.getSrc(), window->base, offset, rowStride, copy.getSizes());
       copy.erase();
