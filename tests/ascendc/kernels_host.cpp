@@ -47,5 +47,15 @@ int main() {
       for (int c = 0; c < 64; ++c) want[r * stride + c] = x[r * stride + c] * 2.0f;
     harness::checkClose(want, y, 0, 0, what);
   }
+  {  // dsa_subview: y = x + x, z = y[8:24]
+    auto x = harness::randomFloats(64, 77);
+    std::vector<float> y(64), z(16 + 4, 5.0f);
+    harness::checkStatus(dsa_subview_launch(nullptr, 1, 1, 1, x.data(), y.data(), z.data()), "dsa_subview");
+    std::vector<double> wantY(64), wantZ(20, 5.0);
+    for (int i = 0; i < 64; ++i) wantY[i] = x[i] + x[i];
+    for (int i = 0; i < 16; ++i) wantZ[i] = wantY[8 + i];
+    harness::checkClose(wantY, y, 0, 0, "dsa_subview y");
+    harness::checkClose(wantZ, z, 0, 0, "dsa_subview z");
+  }
   return harness::finish("kernels");
 }

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -260,6 +261,7 @@ class KernelPrinter {
         .Case<dsa::CopyOutOp>([&](dsa::CopyOutOp c) { copyOut(c); })
         .Case<dsa::VectorOp>([&](dsa::VectorOp v) { vector(v); })
         .Case<dsa::CopyOp>([&](dsa::CopyOp c) { loadOperand(c); })
+        .Case<dsa::SubviewOp>([&](dsa::SubviewOp v) { subview(v); })
         .Case<dsa::MatmulOp>([&](dsa::MatmulOp m) {
           auto a = m.getA().getType().getBlockType(), b = m.getB().getType().getBlockType();
           std::string k = m.getK() ? expr(m.getK()) : std::to_string(a.getDimSize(1));
@@ -352,6 +354,32 @@ class KernelPrinter {
     case MemorySpace::L0C: return "tle_l0c";
     default: return "tle_ub";
     }
+  }
+
+  // A window of a UB buffer that is itself contiguous (whole rows, unit strides) is a view
+  // at an element offset; the offset must keep the 32-byte alignment vector instructions need.
+  void subview(dsa::SubviewOp v) {
+    ir::BufferType src = v.getSrc().getType();
+    auto tile = src.getBlockType();
+    ArrayRef<int64_t> sizes = v.getSizes(), strides = v.getStrides();
+    bool contiguous = llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
+                      (tile.getRank() == 1 || llvm::equal(sizes.drop_front(), tile.getShape().drop_front()));
+    if (src.getSpace() != MemorySpace::UB || !contiguous)
+      throw NotPrintable{"subviews on Ascend must be whole rows of a UB buffer with unit strides for now", v.getLoc()};
+    int64_t flat = 0, pitch = 1;
+    for (int64_t d = tile.getRank() - 1; d >= 0; --d) {
+      auto offset = getConstantIntValue(v.getOffsets()[d]);
+      if (!offset) throw NotPrintable{"subviews on Ascend need constant offsets for now", v.getLoc()};
+      flat += *offset * pitch;
+      pitch *= tile.getDimSize(d);
+    }
+    if (flat * tile.getElementTypeBitWidth() / 8 % 32 != 0)
+      throw NotPrintable{"this subview starts " + std::to_string(flat * tile.getElementTypeBitWidth() / 8) +
+                             " bytes into its buffer; Ascend vector instructions and copies need 32-byte-aligned starts",
+                         v.getLoc()};
+    std::string element = scalarType(tile.getElementType(), v.getLoc());
+    std::string name = newName(v.getResult(), "view");
+    line() << "const AscendC::LocalTensor<" << element << "> " << name << " = " << expr(v.getSrc()) << "[" << flat << "];\n";
   }
 
   // L1 -> L0A / L0B in the layout the cube reads.
