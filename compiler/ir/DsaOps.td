@@ -135,6 +135,16 @@ def TleDsa_ReadScalarOp : TleDsa_Op<"read_scalar", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+def TleDsa_RawCallOp : TleDsa_Op<"raw_call", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "call a TLE-Raw AscendC function on UB buffers, scalars and global pointers";
+  let description = [{
+    `code` is the function's AscendC source; `callee` its name. Tiles are passed as their UB
+    buffers (LocalTensor), which the function may write: that is how it returns tiles.
+  }];
+  let arguments = (ins Variadic<AnyType>:$args, StrAttr:$callee, StrAttr:$code);
+  let assemblyFormat = "$callee `(` $args `)` attr-dict `:` type($args)";
+}
+
 // Pipe names: S, V, M, MTE1, MTE2, MTE3, FIX (ALL for pipe_barrier).
 def TleDsa_SetFlagOp : TleDsa_Op<"set_flag", [MemoryEffects<[MemWrite]>]> {
   let summary = "pipe `from` signals event `id` once its issued work is done (SetFlag<FROM_TO>)";

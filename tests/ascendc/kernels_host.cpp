@@ -57,5 +57,14 @@ int main() {
     harness::checkClose(wantY, y, 0, 0, "dsa_subview y");
     harness::checkClose(wantZ, z, 0, 0, "dsa_subview z");
   }
+  for (int n : {1, 100, 256}) {  // raw_scale: out = 2x + 1 by a TLE-Raw AscendC function
+    auto x = harness::randomFloats(n, 90 + n);
+    std::vector<float> out(n + 8, 9.0f);
+    std::string what = "raw_scale n=" + std::to_string(n);
+    harness::checkStatus(raw_scale_launch(nullptr, 1, 1, 1, x.data(), out.data(), n), what);
+    std::vector<double> want(n + 8, 9.0);
+    for (int i = 0; i < n; ++i) want[i] = static_cast<float>(x[i] * 2.0f) + 1.0f;
+    harness::checkClose(want, out, 0, 0, what);
+  }
   return harness::finish("kernels");
 }

@@ -262,6 +262,11 @@ class KernelPrinter {
         .Case<dsa::VectorOp>([&](dsa::VectorOp v) { vector(v); })
         .Case<dsa::CopyOp>([&](dsa::CopyOp c) { loadOperand(c); })
         .Case<dsa::SubviewOp>([&](dsa::SubviewOp v) { subview(v); })
+        .Case<dsa::RawCallOp>([&](dsa::RawCallOp r) {
+          std::string args;
+          for (Value a : r.getArgs()) args += (args.empty() ? "" : ", ") + expr(a);
+          line() << r.getCallee().str() << "(" << args << ");  // TLE-Raw (AscendC)\n";
+        })
         .Case<dsa::MatmulOp>([&](dsa::MatmulOp m) {
           auto a = m.getA().getType().getBlockType(), b = m.getB().getType().getBlockType();
           std::string k = m.getK() ? expr(m.getK()) : std::to_string(a.getDimSize(1));
@@ -516,6 +521,22 @@ class KernelPrinter {
   }
 };
 
+// A docstring's code without its leading and trailing blank lines and the indentation its
+// lines share.
+std::string dedent(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l.substr(0, l.find_last_not_of(" \t\r") + 1));
+  while (!lines.empty() && lines.front().empty()) lines.erase(lines.begin());
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  size_t common = std::string::npos;
+  for (const std::string &l : lines)
+    if (!l.empty()) common = std::min(common, l.find_first_not_of(" \t"));
+  std::string out;
+  for (const std::string &l : lines) out += (l.empty() ? l : l.substr(common)) + "\n";
+  return out;
+}
+
 std::string launcherParams(const PrintedKernel &k) {
   std::string s = "tleStream stream, unsigned grid_x, unsigned grid_y, unsigned grid_z";
   for (const Param &p : k.params) s += ", " + p.hostType + " " + p.name;
@@ -566,6 +587,13 @@ bool printAscendc(const IrModule &module, const AscendcOptions &options, Diagnos
   src << "// AscendC for the AI cores' vector units. Builds with CANN's compiler, or with a C++17\n"
       << "// compiler against tlec's CPU emulation (tle/ascendc/kernel.h chooses).\n";
   src << "#include \"tle/ascendc/kernel.h\"\n#include \"" << options.headerName << "\"\n\n";
+  // TLE-Raw functions, once each, before the kernels that call them.
+  std::set<std::string> printedRaw;
+  mlir::ModuleOp m = module.op.get();
+  m.walk([&](dsa::RawCallOp r) {
+    if (printedRaw.insert(r.getCallee().str()).second)
+      src << "// ---- TLE-Raw function " << r.getCallee().str() << " ----\n" << dedent(r.getCode().str()) << "\n";
+  });
   for (const PrintedKernel &k : kernels) src << k.body << "\n" << launcherDefinition(k) << "\n";
   out.source = src.str();
 

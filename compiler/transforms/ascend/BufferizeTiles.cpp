@@ -465,6 +465,34 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     yield.erase();
   }
 
+  // A TLE-Raw AscendC function: tiles go by their UB buffers, and the buffers after the call
+  // are the call's results (a tile still used elsewhere is copied first, so that the call
+  // cannot change it).
+  void rawCall(ir::RawCallOp call) {
+    if (call.getLanguage() != "ascendc") return fail(call, "only AscendC raw functions run on Ascend");
+    OpBuilder b(call);
+    Location loc = call.getLoc();
+    SmallVector<Value> args;
+    unsigned result = 0;
+    for (Value arg : call.getArgs()) {
+      if (!isTile(arg)) {
+        args.push_back(arg);
+        continue;
+      }
+      Value buffer = bufferFor(b, arg, call);
+      if (!buffer) return;
+      if (bufferOf.count(arg) && !arg.hasOneUse()) {
+        Value copy = allocate(b, loc, cast<RankedTensorType>(arg.getType()));
+        copyElements(b, loc, buffer, copy);
+        buffer = copy;
+      }
+      args.push_back(buffer);
+      if (result < call.getNumResults()) bufferOf[call.getResult(result++)] = buffer;
+    }
+    b.create<dsa::RawCallOp>(loc, args, call.getCalleeAttr(), call.getCodeAttr());
+    replaced.push_back(call);
+  }
+
   void reduceTile(ir::ReduceOp reduce) {
     auto kind = reductionKind(reduce);
     auto src = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
@@ -544,6 +572,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         reduceTile(reduce);
       } else if (auto d = dyn_cast<ir::DotOp>(op)) {
         dot(d);
+      } else if (auto raw = dyn_cast<ir::RawCallOp>(op)) {
+        rawCall(raw);
       } else if (auto view = dyn_cast<dsa::ToTensorOp>(op)) {
         bufferOf[view.getResult()] = view.getBuffer();
         replaced.push_back(op);

@@ -151,6 +151,16 @@ struct InsertPipeSyncPass : impl::InsertPipeSyncBase<InsertPipeSyncPass> {
           for (Block &inner : region) runOnBlock(inner);
         continue;
       }
+      if (isa<dsa::RawCallOp>(op)) {
+        // Native code: which pipes it uses and how it orders them is its own business; every
+        // pipe is drained on the way in and out.
+        OpBuilder b(&op);
+        if (!state.empty()) barrierAll(b, op.getLoc());
+        b.setInsertionPointAfter(&op);
+        barrierAll(b, op.getLoc());
+        state = PipeState();
+        continue;
+      }
       if (op.hasTrait<OpTrait::IsTerminator>() && !state.empty() && block.getParentOp() != getOperation().getOperation()) {
         OpBuilder b(&op);
         barrierAll(b, op.getLoc());
