@@ -188,7 +188,7 @@ LogicalResult AsyncCopyOp::verify() {
   if (getPtr().getType().getShape() != staged.getShape() || ptr.getPointeeType() != staged.getElementType())
     return emitOpError("the pointers must have the ring's tile shape and element type");
   if (getMask() && getMask().getType().getShape() != staged.getShape()) return emitOpError("the mask must have the tile's shape");
-  if (auto slot = getSlot(); slot && (*slot < 0 || *slot >= static_cast<int32_t>(getRing().getType().getSlots())))
+  if (auto slot = getSlot(); slot && static_cast<int64_t>(*slot) >= static_cast<int64_t>(getRing().getType().getSlots()))
     return emitOpError("slot ") << *slot << " is outside the ring's " << getRing().getType().getSlots() << " slots";
   return success();
 }

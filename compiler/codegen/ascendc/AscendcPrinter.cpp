@@ -209,11 +209,7 @@ class KernelPrinter {
     if (!loc || loc->getLine() == lastLine_) return;
     lastLine_ = loc->getLine();
     std::string text = options_.sourceLine ? options_.sourceLine(loc->getFilename().str(), loc->getLine()) : "";
-    size_t first = text.find_first_not_of(" \t");
-    text = first == std::string::npos ? "" : text.substr(first);
-    std::string file = loc->getFilename().str();
-    if (size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
-    line() << "// " << file << ":" << loc->getLine() << (text.empty() ? "" : ": " + text) << "\n";
+    line() << codegen::sourceLineComment(loc->getFilename().str(), loc->getLine(), text);
   }
 
   void define(Operation *op, const std::string &expression, StringRef fallback = "v") {
@@ -521,22 +517,6 @@ class KernelPrinter {
   }
 };
 
-// A docstring's code without its leading and trailing blank lines and the indentation its
-// lines share.
-std::string dedent(const std::string &text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l.substr(0, l.find_last_not_of(" \t\r") + 1));
-  while (!lines.empty() && lines.front().empty()) lines.erase(lines.begin());
-  while (!lines.empty() && lines.back().empty()) lines.pop_back();
-  size_t common = std::string::npos;
-  for (const std::string &l : lines)
-    if (!l.empty()) common = std::min(common, l.find_first_not_of(" \t"));
-  std::string out;
-  for (const std::string &l : lines) out += (l.empty() ? l : l.substr(common)) + "\n";
-  return out;
-}
-
 std::string launcherParams(const PrintedKernel &k) {
   std::string s = "tleStream stream, unsigned grid_x, unsigned grid_y, unsigned grid_z";
   for (const Param &p : k.params) s += ", " + p.hostType + " " + p.name;
@@ -592,7 +572,7 @@ bool printAscendc(const IrModule &module, const AscendcOptions &options, Diagnos
   mlir::ModuleOp m = module.op.get();
   m.walk([&](dsa::RawCallOp r) {
     if (printedRaw.insert(r.getCallee().str()).second)
-      src << "// ---- TLE-Raw function " << r.getCallee().str() << " ----\n" << dedent(r.getCode().str()) << "\n";
+      src << "// ---- TLE-Raw function " << r.getCallee().str() << " ----\n" << codegen::docstringCode(r.getCode().str()) << "\n";
   });
   for (const PrintedKernel &k : kernels) src << k.body << "\n" << launcherDefinition(k) << "\n";
   out.source = src.str();

@@ -17,4 +17,12 @@ std::optional<std::string> nameFromLocation(mlir::Location loc);
 // A C++ literal that reads back as `v` ("1.5f", "0.1"); finite values only.
 std::string formatFloat(double v, bool single);
 
+// A docstring's code (a TLE-Raw function): without its leading and trailing blank lines and
+// the indentation its lines share, as Python's textwrap.dedent.
+std::string docstringCode(const std::string &text);
+
+// The comment above the statements of one source line: "// file.tle:12: the line's text"
+// (the file's base name; `text` may be empty).
+std::string sourceLineComment(const std::string &file, unsigned line, const std::string &text);
+
 }  // namespace tle::codegen

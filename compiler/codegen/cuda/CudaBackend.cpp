@@ -1,5 +1,7 @@
 #include "codegen/cuda/CudaBackend.h"
 
+#include "codegen/common/Naming.h"
+
 #include "codegen/cuda/KernelPrinter.h"
 #include "ir/Dialect.h"
 #include "ir/IrModuleDetail.h"
@@ -18,22 +20,6 @@ std::string banner(const std::string &input) {
   char buf[512];
   std::snprintf(buf, sizeof buf, kBanner, input.c_str());
   return buf;
-}
-
-// A docstring's code: without its leading and trailing blank lines and without the
-// indentation its lines share (as Python's textwrap.dedent).
-std::string docstringCode(const std::string &text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l.substr(0, l.find_last_not_of(" \t\r") + 1));
-  while (!lines.empty() && lines.front().empty()) lines.erase(lines.begin());
-  while (!lines.empty() && lines.back().empty()) lines.pop_back();
-  size_t common = std::string::npos;
-  for (const std::string &l : lines)
-    if (!l.empty()) common = std::min(common, l.find_first_not_of(" \t"));
-  std::string out;
-  for (const std::string &l : lines) out += (l.empty() ? l : l.substr(common)) + "\n";
-  return out;
 }
 
 // The launcher's argument list and the kernel's argument list.
@@ -186,7 +172,7 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   std::set<std::string> printedRaw;
   for (const cuda::PrintedKernel &k : kernels)
     for (const auto &[name, code] : k.rawFunctions)
-      if (printedRaw.insert(name).second) cu << "// ---- TLE-Raw function " << name << " ----\n" << docstringCode(code) << "\n";
+      if (printedRaw.insert(name).second) cu << "// ---- TLE-Raw function " << name << " ----\n" << codegen::docstringCode(code) << "\n";
   for (const cuda::PrintedKernel &k : kernels)
     cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
        << "#endif  // __CUDACC_RTC__\n\n";

@@ -3,6 +3,8 @@
 // barriers are ops and attributes the CUDA passes made. Names come from the .tle source.
 #include "codegen/cuda/KernelPrinting.h"
 
+#include "codegen/common/Naming.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -132,12 +134,8 @@ void KernelPrinter::sourceComment(Operation *op) {
   if (!loc || loc->getLine() == lastLine_) return;
   lastLine_ = loc->getLine();
   std::string text = options_.sourceLine ? options_.sourceLine(loc->getFilename().str(), loc->getLine()) : "";
-  size_t first = text.find_first_not_of(" \t");
-  text = first == std::string::npos ? "" : text.substr(first);
-  std::string file = loc->getFilename().str();
-  if (size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
   if (options_.lineDirectives) body_ << "#line " << loc->getLine() << " \"" << loc->getFilename().str() << "\"\n";
-  line() << "// " << file << ":" << loc->getLine() << (text.empty() ? "" : ": " + text) << "\n";
+  line() << codegen::sourceLineComment(loc->getFilename().str(), loc->getLine(), text);
 }
 
 void KernelPrinter::define(Operation *op, const std::string &expression, StringRef fallback) {
