@@ -5,7 +5,7 @@
 # in build-gpu/. Usage: scripts/gpu-sanitize.sh [GROUPS] (comma-separated test groups)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-groups=${1:-gpu_buffers,core_functions,async_loads,seed_kernels,clusters,device_library,scans_and_rearrangement,raw_call,elementwise}
+groups=${1:-gpu_buffers,core_functions,async_loads,seed_kernels,clusters,device_library,scans_and_rearrangement,raw_call,elementwise,layer_norm}
 sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 status=0
 for tool in memcheck racecheck synccheck; do

@@ -48,6 +48,8 @@ void setVectorWidth(Operation *op, int width) {
 }
 bool maskPerElement(Operation *op) { return dialectOf(op).getMaskPerElementAttrHelper().isAttrPresent(op); }
 void setMaskPerElement(Operation *op) { dialectOf(op).getMaskPerElementAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
+bool uniformLoad(Operation *op) { return dialectOf(op).getUniformAttrHelper().isAttrPresent(op); }
+void setUniformLoad(Operation *op) { dialectOf(op).getUniformAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
 std::optional<int64_t> bufferOffset(Operation *alloc) {
   if (auto v = dialectOf(alloc).getOffsetAttrHelper().getAttr(alloc)) return v.getInt();
   return std::nullopt;

@@ -261,6 +261,12 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
         if (l.getOther()) args += ", " + expr(l.getOther());
         const bool global = ir::pointerSpaceOf(l.getPtr().getType()) == MemorySpace::Global;
         std::string cache = l.getIsVolatile() ? (global ? "cv" : "vol") : l.getCache() ? l.getCache()->str().substr(1) : "normal";
+        if (gpu::uniformLoad(op)) {  // read by thread 0, shared through the scratch
+          std::string smem = useScratch("int(sizeof(" + scalarType(l.getType()) + "))");
+          if (l.getMask() && !l.getOther()) args += ", " + scalarType(l.getType()) + "()";
+          define(op, "tle::load_uniform<tle::Cache::" + cache + ">(" + args + ", " + smem + ")", "loaded");
+          return;
+        }
         define(op, "tle::load<" + std::to_string(gpu::vectorWidth(op)) + ", tle::Cache::" + cache + masking(op) + ">(" + args + ")",
                "loaded");
       })

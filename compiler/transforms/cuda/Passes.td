@@ -105,4 +105,16 @@ def InsertClusterBarriers : Pass<"tle-insert-cluster-barriers", "::mlir::func::F
   }];
 }
 
+def UniformControlLoads : Pass<"tle-uniform-control-loads", "::mlir::func::FuncOp"> {
+  let summary = "read scalars that steer control flow once per block";
+  let description = [{
+    A scalar load is made by every thread; if other blocks write that memory meanwhile (a
+    lock's counter), threads can read different values and take different branches, and a
+    barrier inside a branch (a scalar atomic, a reduction) is then reached by part of the
+    block: undefined behaviour. A scalar global load whose value decides a branch, a while
+    loop's condition or a for loop's bounds is marked tle_gpu.uniform: thread 0 reads it and
+    the block shares the value through the scratch.
+  }];
+}
+
 #endif

@@ -204,13 +204,14 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
 
   // Library calls that take a pointer to the shared scratch (layout conversions through
   // shared memory, reductions, scans, rearrangements, dot-operand staging, block-wide
-  // results of scalar atomics, TLE-Raw block arguments).
+  // results of scalar atomics and uniform scalar loads, TLE-Raw block arguments).
   static bool needsScratch(Operation *op) {
     if (isa<gpu::ConvertLayoutOp, ir::TransOp, ir::ReshapeOp, ir::ReduceOp, ir::ScanOp, ir::ExclusiveCumsumOp, ir::JoinOp,
             ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, gpu::StageOperandOp,
             gpu::StageOperandsOp>(op))
       return true;
     if (isa<ir::AtomicRMWOp, ir::AtomicCASOp>(op)) return !isa<RankedTensorType>(op->getResult(0).getType());
+    if (isa<ir::LoadOp>(op)) return gpu::uniformLoad(op);  // thread 0 shares what it read
     if (auto call = dyn_cast<ir::RawCallOp>(op))
       return llvm::any_of(call.getArgs(), [](Value v) { return isa<RankedTensorType>(v.getType()); });
     return false;

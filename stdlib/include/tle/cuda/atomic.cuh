@@ -78,17 +78,8 @@ TLE_DEVICE Tile<pointee_t<P>, L, S...> atomic_cas(const Tile<P, L, S...> &ptrs, 
 }
 
 // Scalar atomics act once per block: thread 0 applies it and shares the old value through
-// shared memory, so that a spin lock (`while tl.atomic_cas(lock, 0, 1) == 1`) is taken
-// once by the block, not once per thread.
-template <class T>
-TLE_DEVICE T share_from_thread0(T value, unsigned char *scratch) {
-  T *slot = reinterpret_cast<T *>(scratch);
-  if (threadIdx.x == 0) *slot = value;
-  __syncthreads();
-  const T shared = *slot;
-  __syncthreads();
-  return shared;
-}
+// shared memory (share_from_thread0, memory.cuh), so that a spin lock
+// (`while tl.atomic_cas(lock, 0, 1) == 1`) is taken once by the block, not once per thread.
 template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class P>
 TLE_DEVICE pointee_t<P> atomic_rmw(P ptr, pointee_t<P> v, unsigned char *scratch, bool mask = true) {
   pointee_t<P> old = pointee_t<P>();

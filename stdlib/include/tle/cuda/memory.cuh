@@ -161,6 +161,32 @@ TLE_DEVICE pointee_t<P> load(P ptr, bool mask, pointee_t<P> other = pointee_t<P>
   return mask ? load_raw<C>(ptr) : other;
 }
 
+// A value thread 0 has, for every thread of the block (through 'scratch' in shared memory).
+template <class T>
+TLE_DEVICE T share_from_thread0(T value, unsigned char *scratch) {
+  T *slot = reinterpret_cast<T *>(scratch);
+  if (threadIdx.x == 0) *slot = value;
+  __syncthreads();
+  const T shared = *slot;
+  __syncthreads();
+  return shared;
+}
+
+// A scalar that steers control flow: thread 0 reads it and the block shares it, so that every
+// thread takes the same branch even while other blocks write that memory.
+template <Cache C = Cache::normal, class P>
+TLE_DEVICE pointee_t<P> load_uniform(P ptr, unsigned char *scratch) {
+  pointee_t<P> value = pointee_t<P>();
+  if (threadIdx.x == 0) value = load_raw<C>(ptr);
+  return share_from_thread0(value, scratch);
+}
+template <Cache C = Cache::normal, class P>
+TLE_DEVICE pointee_t<P> load_uniform(P ptr, bool mask, pointee_t<P> other, unsigned char *scratch) {
+  pointee_t<P> value = other;
+  if (threadIdx.x == 0 && mask) value = load_raw<C>(ptr);
+  return share_from_thread0(value, scratch);
+}
+
 // tl.store(ptrs, value, mask). Of the threads holding copies of an element, one writes it.
 template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE void store(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &value,
