@@ -85,10 +85,12 @@ LogicalResult VectorOp::verify() {
   bool binary = llvm::is_contained({"add", "sub", "mul", "div", "max", "min", "and", "or"}, kind);
   bool withScalar = llvm::is_contained({"adds", "muls", "maxs", "mins"}, kind);
   bool unary = llvm::is_contained({"exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "cast"}, kind);
-  bool reduce = llvm::is_contained({"reduce_sum", "reduce_max", "reduce_min"}, kind);
+  bool reduceRows = llvm::is_contained({"reduce_rows_sum", "reduce_rows_max", "reduce_rows_min"}, kind);
+  bool reduceColumns = llvm::is_contained({"reduce_columns_sum", "reduce_columns_max", "reduce_columns_min"}, kind);
+  bool reduce = reduceRows || llvm::is_contained({"reduce_sum", "reduce_max", "reduce_min"}, kind);
   if (binary ? (n != 2 || bufferInputs != 2)
              : withScalar ? (n != 2 || !isa<ir::BufferType>(getInputs()[0].getType()) || bufferInputs != 1)
-             : unary || reduce ? (n != 1 || bufferInputs != 1)
+             : unary || reduce || reduceColumns ? (n != 1 || bufferInputs != 1)
              : kind == "duplicate" ? (n != 1 || bufferInputs != 0)
                                    : true)
     return emitOpError("'") << kind << "' does not take these inputs (or is not a vector instruction)";
@@ -100,7 +102,7 @@ LogicalResult VectorOp::verify() {
     if (auto b = dyn_cast<ir::BufferType>(v.getType())) {
       if (!isUbBuffer(b)) return emitOpError("vector instructions read UB buffers");
       if (kind != "cast" && b.getBlockType().getElementType() != element) return emitOpError("operands differ in element type");
-      if (!reduce && b.getBlockType().getNumElements() != getOut().getType().getBlockType().getNumElements())
+      if (!reduce && !reduceColumns && b.getBlockType().getNumElements() != getOut().getType().getBlockType().getNumElements())
         return emitOpError("operands differ in element count");
     } else if (v.getType() != element) {
       return emitOpError("a scalar operand must have the buffer's element type");

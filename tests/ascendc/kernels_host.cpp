@@ -3,6 +3,8 @@
 #include "harness.h"
 #include "kernels.h"
 
+#include <algorithm>
+
 int main() {
   // scale_rows: BLOCK_M=8, BLOCK_N=64.
   for (int M : {1, 8, 13, 40})
@@ -65,6 +67,24 @@ int main() {
     std::vector<double> want(n + 8, 9.0);
     for (int i = 0; i < n; ++i) want[i] = static_cast<float>(x[i] * 2.0f) + 1.0f;
     harness::checkClose(want, out, 0, 0, what);
+  }
+  for (int M : {1, 9, 16}) {  // reduce_axes: ROWS=16, COLS=64; rows past M load as 0
+    auto x = harness::randomFloats(16 * 64, 300 + M);
+    std::vector<float> rowSums(16 + 4, 8.0f), colMax(64);
+    std::string what = "reduce_axes M=" + std::to_string(M);
+    harness::checkStatus(reduce_axes_launch(nullptr, 1, 1, 1, x.data(), rowSums.data(), colMax.data(), M), what);
+    std::vector<double> wantRows(20, 8.0), wantCols(64, -INFINITY);
+    for (int r = 0; r < 16; ++r) {
+      double sum = 0;
+      for (int c = 0; c < 64; ++c) {
+        double v = r < M ? x[r * 64 + c] : 0.0;
+        sum += v;
+        wantCols[c] = std::max(wantCols[c], v);
+      }
+      if (r < M) wantRows[r] = sum;
+    }
+    harness::checkClose(wantRows, rowSums, 1e-5, 1e-5, what + " row sums");
+    harness::checkClose(wantCols, colMax, 0, 0, what + " column maxima");
   }
   return harness::finish("kernels");
 }

@@ -438,6 +438,16 @@ class KernelPrinter {
   }
 
   void vector(dsa::VectorOp v) {
+    StringRef kind = v.getKind();
+    if (kind.starts_with("reduce_rows_") || kind.starts_with("reduce_columns_")) {  // tle/ascendc/reduce.h
+      auto in = cast<ir::BufferType>(v.getInputs()[0].getType()).getBlockType();
+      bool rows = kind.starts_with("reduce_rows_");
+      std::string op = kind.drop_front(rows ? strlen("reduce_rows_") : strlen("reduce_columns_")).str();
+      line() << "tle::ascendc::reduce_" << (rows ? "rows" : "columns") << "<tle::ascendc::Reduction::" << op << ">(" << expr(v.getOut())
+             << ", " << expr(v.getInputs()[0]) << (rows ? ", " + expr(v.getScratch()) : std::string()) << ", " << in.getDimSize(0) << ", "
+             << in.getDimSize(1) << ");\n";
+      return;
+    }
     std::string function = vectorFunction(v.getKind());
     if (function.empty()) throw NotPrintable{"vector instruction '" + v.getKind().str() + "'", v.getLoc()};
     auto out = v.getOut().getType().getBlockType();

@@ -496,12 +496,30 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   void reduceTile(ir::ReduceOp reduce) {
     auto kind = reductionKind(reduce);
     auto src = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
-    if (reduce.getSrcs().size() != 1 || src.getRank() != 1 || !kind)
-      return fail(reduce, "the Ascend backend reduces one 1-D float tile with sum, max or min only");
+    if (reduce.getSrcs().size() != 1 || src.getRank() > 2 || !kind)
+      return fail(reduce, "the Ascend backend reduces one 1-D or 2-D float tile with sum, max or min only");
     OpBuilder b(reduce);
     Location loc = reduce.getLoc();
     Value in = bufferFor(b, reduce.getSrcs()[0], reduce);
     if (!in) return;
+    if (src.getRank() == 2) {  // along one axis: a 1-D tile of per-row or per-column results
+      int64_t rows = src.getDimSize(0), columns = src.getDimSize(1);
+      if (columns * src.getElementTypeBitWidth() / 8 % 32 != 0)
+        return fail(reduce, "rows of a reduced tile must be a multiple of 32 bytes on Ascend (each row is one vector operand)");
+      StringRef op = kind->drop_front(strlen("reduce_"));
+      auto result = cast<RankedTensorType>(reduce.getResult(0).getType());
+      Value out = allocate(b, loc, result);
+      if (reduce.getAxis() == 0) {  // columns: the rows combined element by element
+        vector(b, loc, ("reduce_columns_" + op).str(), in, out);
+      } else {  // rows: one reduction per row, each result gathered into element r
+        int64_t lanes = 32 / (src.getElementTypeBitWidth() / 8);
+        Value scratch = allocate(b, loc, RankedTensorType::get({rows * lanes + columns}, src.getElementType()));
+        vector(b, loc, ("reduce_rows_" + op).str(), in, out, scratch);
+      }
+      bufferOf[reduce.getResult(0)] = out;
+      replaced.push_back(reduce);
+      return;
+    }
     // The result lands in element 0 of a 32-byte buffer; the instruction needs a scratch
     // buffer as large as its input.
     Type element = src.getElementType();

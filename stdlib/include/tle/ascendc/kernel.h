@@ -22,6 +22,7 @@
 
 #include "tle/ascendc/copy.h"
 #include "tle/ascendc/matmul.h"
+#include "tle/ascendc/reduce.h"
 
 #ifdef TLE_ASCENDC_EMULATION
 #include <cstdlib>
