@@ -23,10 +23,18 @@ __aicore__ inline void copy_in_nz(const AscendC::LocalTensor<T> &l1, int32_t til
   if (rows <= 0 || columns <= 0) return;
   AscendC::GlobalTensor<T> global;
   global.SetGlobalBuffer(gm);
-  // One ND matrix; in L1 each 32-byte column block of the tile holds all tile_rows rows.
-  AscendC::DataCopy(l1, global,
-                    AscendC::Nd2NzParams{1, static_cast<uint16_t>(rows), static_cast<uint16_t>(columns), 0, static_cast<uint16_t>(gm_row),
-                                         static_cast<uint16_t>(tile_rows), 1, 0});
+  // One ND matrix; in L1 each 32-byte column block of the tile holds all tile_rows rows. The
+  // source row stride is a 16-bit field: wider tensors go one row (one ND matrix) at a time.
+  if (gm_row <= 65535) {
+    AscendC::DataCopy(l1, global,
+                      AscendC::Nd2NzParams{1, static_cast<uint16_t>(rows), static_cast<uint16_t>(columns), 0,
+                                           static_cast<uint16_t>(gm_row), static_cast<uint16_t>(tile_rows), 1, 0});
+  } else {
+    for (int32_t r = 0; r < rows; ++r)
+      AscendC::DataCopy(l1[r * 16], global[r * gm_row],
+                        AscendC::Nd2NzParams{1, 1, static_cast<uint16_t>(columns), 0, static_cast<uint16_t>(columns),
+                                             static_cast<uint16_t>(tile_rows), 1, 0});
+  }
   (void)tile_cols;
 }
 
