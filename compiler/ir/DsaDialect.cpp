@@ -88,6 +88,20 @@ LogicalResult VectorOp::verify() {
   bool reduceRows = llvm::is_contained({"reduce_rows_sum", "reduce_rows_max", "reduce_rows_min"}, kind);
   bool reduceColumns = llvm::is_contained({"reduce_columns_sum", "reduce_columns_max", "reduce_columns_min"}, kind);
   bool reduce = reduceRows || llvm::is_contained({"reduce_sum", "reduce_max", "reduce_min"}, kind);
+  // Comparisons write a bit mask (i8 buffer, one bit per element); selects read one.
+  bool compareTensors = kind.starts_with("compare_"), compareScalar = kind.starts_with("compares_");
+  if (compareTensors || compareScalar) {
+    if (n != 2 || bufferInputs != (compareTensors ? 2 : 1) || !isa<ir::BufferType>(getInputs()[0].getType()))
+      return emitOpError("'") << kind << "' compares two buffers, or a buffer and a scalar";
+    if (!getOut().getType().getBlockType().getElementType().isInteger(8)) return emitOpError("a comparison writes an i8 bit mask");
+    return success();
+  }
+  if (kind == "select" || kind == "selects") {
+    if (n != 3 || !isa<ir::BufferType>(getInputs()[0].getType()) || !isa<ir::BufferType>(getInputs()[1].getType()) ||
+        isa<ir::BufferType>(getInputs()[2].getType()) != (kind == "select"))
+      return emitOpError("'") << kind << "' takes a bit mask, a buffer and a " << (kind == "select" ? "buffer" : "scalar");
+    return success();
+  }
   if (binary ? (n != 2 || bufferInputs != 2)
              : withScalar ? (n != 2 || !isa<ir::BufferType>(getInputs()[0].getType()) || bufferInputs != 1)
              : unary || reduce || reduceColumns ? (n != 1 || bufferInputs != 1)

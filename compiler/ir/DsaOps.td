@@ -118,7 +118,10 @@ def TleDsa_VectorOp : TleDsa_Op<"vector", [MemoryEffects<[MemRead, MemWrite]>, A
     reciprocal relu); cast; duplicate (a scalar into every element); reduce_sum, reduce_max,
     reduce_min (the whole input into element 0 of `out`, using the buffer `scratch`);
     reduce_rows_* (element r of `out` is row r's reduction, using `scratch`) and
-    reduce_columns_* (element c is column c's) of a 2-D input. With
+    reduce_columns_* (element c is column c's) of a 2-D input; compare_<mode> (two buffers)
+    and compares_<mode> (a buffer and a scalar) write an i8 bit mask, one bit per element,
+    with mode lt gt eq le ge ne; select (mask, a, b buffers) and selects (mask, a buffer, b
+    scalar) take a where the bit is set. With
     `count`, only the first `count` elements (a run-time number) are computed.
   }];
   let arguments = (ins StrAttr:$kind, Variadic<AnyType>:$inputs, Tle_Buffer:$out, Optional<Tle_Buffer>:$scratch,

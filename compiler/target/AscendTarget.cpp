@@ -14,10 +14,11 @@ class AscendTarget : public TargetInfo {
   int maxThreadsPerBlock() const override { return 0; }
   int vectorBytes() const override { return 256; }  // one repeat of a vector instruction
   const std::vector<MemorySpaceInfo> &memorySpaces() const override {
-    // Per AI core; UB and L1 take 32-byte-aligned allocations, L0A/L0B 512-byte ones, L0C
+    // Per AI core. UB is 192 KiB, of which CANN keeps the last 8 KiB for its own APIs (Select
+    // works there). UB and L1 take 32-byte-aligned allocations, L0A/L0B 512-byte ones, L0C
     // 1024-byte ones (where Mmad writes).
     static const std::vector<MemorySpaceInfo> spaces = {
-        {MemorySpace::Global, 0, 32},          {MemorySpace::UB, 192 * 1024, 32},   {MemorySpace::L1, 512 * 1024, 32},
+        {MemorySpace::Global, 0, 32},          {MemorySpace::UB, 184 * 1024, 32},   {MemorySpace::L1, 512 * 1024, 32},
         {MemorySpace::L0A, 64 * 1024, 512},   {MemorySpace::L0B, 64 * 1024, 512}, {MemorySpace::L0C, 128 * 1024, 1024},
     };
     return spaces;

@@ -86,5 +86,18 @@ int main() {
     harness::checkClose(wantRows, rowSums, 1e-5, 1e-5, what + " row sums");
     harness::checkClose(wantCols, colMax, 0, 0, what + " column maxima");
   }
+  for (int n : {5, 256, 700}) {  // leaky_relu: tl.where on compares of data, BLOCK=256
+    auto x = harness::randomFloats(n, 500 + n), y = harness::randomFloats(n, 600 + n);
+    x[0] = NAN;  // compares with NaN are false: the NaN goes to the other side of each where
+    std::vector<float> z(n + 8, 4.0f);
+    std::string what = "leaky_relu n=" + std::to_string(n);
+    harness::checkStatus(leaky_relu_launch(nullptr, (n + 255) / 256, 1, 1, x.data(), y.data(), z.data(), n), what);
+    std::vector<double> want(n + 8, 4.0);
+    for (int i = 0; i < n; ++i) {
+      float leaky = x[i] >= 0 ? x[i] : 0.01f * x[i];
+      want[i] = leaky > y[i] ? leaky : y[i];
+    }
+    harness::checkClose(want, z, 0, 0, what);
+  }
   return harness::finish("kernels");
 }

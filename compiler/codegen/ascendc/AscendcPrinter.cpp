@@ -248,7 +248,9 @@ class KernelPrinter {
           auto offset = dsa::bufferOffset(a);
           ir::BufferType t = a.getType();
           if (!offset) throw NotPrintable{"a buffer the memory plan did not place", loc};
-          std::string element = scalarType(t.getBlockType().getElementType(), loc);
+          // i8 buffers are the compare instructions' bit masks (uint8_t in AscendC).
+          Type elementType = t.getBlockType().getElementType();
+          std::string element = elementType.isInteger(8) ? "uint8_t" : scalarType(elementType, loc);
           std::string name = newName(a.getResult(), "buffer");
           line() << "const AscendC::LocalTensor<" << element << "> " << name << " = " << tbuf(t.getSpace()) << ".GetWithOffset<" << element << ">("
                  << t.getBlockType().getNumElements() << ", " << *offset << ");\n";
@@ -446,6 +448,20 @@ class KernelPrinter {
       line() << "tle::ascendc::reduce_" << (rows ? "rows" : "columns") << "<tle::ascendc::Reduction::" << op << ">(" << expr(v.getOut())
              << ", " << expr(v.getInputs()[0]) << (rows ? ", " + expr(v.getScratch()) : std::string()) << ", " << in.getDimSize(0) << ", "
              << in.getDimSize(1) << ");\n";
+      return;
+    }
+    if (kind.starts_with("compare")) {  // Compare / CompareScalar into a bit mask
+      bool scalar = kind.starts_with("compares_");
+      std::string mode = kind.drop_front(scalar ? strlen("compares_") : strlen("compare_")).upper();
+      auto in = cast<ir::BufferType>(v.getInputs()[0].getType()).getBlockType();
+      line() << "AscendC::" << (scalar ? "CompareScalar" : "Compare") << "(" << expr(v.getOut()) << ", " << expr(v.getInputs()[0]) << ", "
+             << expr(v.getInputs()[1]) << ", AscendC::CMPMODE::" << mode << ", " << in.getNumElements() << ");\n";
+      return;
+    }
+    if (kind == "select" || kind == "selects") {  // by the bits of a comparison
+      line() << "AscendC::Select(" << expr(v.getOut()) << ", " << expr(v.getInputs()[0]) << ", " << expr(v.getInputs()[1]) << ", "
+             << expr(v.getInputs()[2]) << ", AscendC::SELMODE::" << (kind == "select" ? "VSEL_TENSOR_TENSOR_MODE" : "VSEL_TENSOR_SCALAR_MODE")
+             << ", " << v.getOut().getType().getBlockType().getNumElements() << ");\n";
       return;
     }
     std::string function = vectorFunction(v.getKind());

@@ -10,6 +10,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
+#include <map>
+
 
 namespace tle::ascend {
 
@@ -76,6 +78,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   DenseSet<Operation *> dotOperandLoads;
   DenseMap<Value, Value> kExtentOf;
   DenseMap<Value, Value> freshOf;
+  DenseMap<Value, Value> bitMaskOf;  // a mask tile computed from data -> its bit mask in UB
   SmallVector<Operation *> replaced;
   bool failedAny = false;
 
@@ -340,8 +343,77 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     replaced.push_back(store);
   }
 
+  // The compare instructions write one bit per element and work on whole 256-byte repeats.
+  bool compareFits(Operation *op, RankedTensorType tile) {
+    if (tile.getNumElements() * tile.getElementTypeBitWidth() / 8 % 256 == 0) return true;
+    fail(op, "comparisons of data on Ascend work on tiles of a multiple of 256 bytes (" + Twine(256 * 8 / tile.getElementTypeBitWidth()) +
+                 " elements of this type)");
+    return false;
+  }
+
+  // A comparison of data tiles (or a data tile and a scalar): a bit mask in UB, one bit per
+  // element, for Select.
+  void compare(Operation *op) {
+    static const std::map<arith::CmpFPredicate, StringRef> floats = {
+        {arith::CmpFPredicate::OLT, "lt"}, {arith::CmpFPredicate::OGT, "gt"}, {arith::CmpFPredicate::OEQ, "eq"},
+        {arith::CmpFPredicate::OLE, "le"}, {arith::CmpFPredicate::OGE, "ge"}, {arith::CmpFPredicate::UNE, "ne"}};
+    StringRef mode;
+    if (auto f = dyn_cast<arith::CmpFOp>(op)) {
+      auto it = floats.find(f.getPredicate());
+      if (it == floats.end()) return fail(op, "this float comparison has no Ascend compare mode");
+      mode = it->second;
+    } else {
+      return fail(op, "comparisons of integer data have no Ascend lowering yet");
+    }
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto operandTile = cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!compareFits(op, operandTile)) return;
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    bool swapped = false;
+    if (!bufferOf.count(lhs)) {  // s < x is x > s
+      std::swap(lhs, rhs);
+      swapped = true;
+    }
+    if (swapped) {
+      static const std::map<StringRef, StringRef> mirrored = {{"lt", "gt"}, {"gt", "lt"}, {"le", "ge"}, {"ge", "le"}, {"eq", "eq"}, {"ne", "ne"}};
+      mode = mirrored.at(mode);
+    }
+    Value mask = allocate(b, loc, RankedTensorType::get({operandTile.getNumElements() / 8}, b.getI8Type()));
+    if (Value scalar = uniformValue(rhs, b)) {
+      vector(b, loc, ("compares_" + mode).str(), {bufferOf[lhs], scalar}, mask);
+    } else {
+      Value r = bufferFor(b, rhs, op);
+      if (!r) return;
+      vector(b, loc, ("compare_" + mode).str(), {bufferOf[lhs], r}, mask);
+    }
+    bitMaskOf[op->getResult(0)] = mask;
+    replaced.push_back(op);
+  }
+
+  // tl.where(mask, a, b) with a data-dependent mask: Select by the compare's bits.
+  void selectByBits(arith::SelectOp op, Value mask) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto tile = cast<RankedTensorType>(op.getType());
+    if (!compareFits(op, tile)) return;
+    Value out = allocate(b, loc, tile);
+    Value onTrue = bufferFor(b, op.getTrueValue(), op);
+    if (!onTrue) return;
+    if (Value scalar = bufferOf.count(op.getFalseValue()) ? Value() : uniformValue(op.getFalseValue(), b)) {
+      vector(b, loc, "selects", {mask, onTrue, scalar}, out);
+    } else {
+      Value onFalse = bufferFor(b, op.getFalseValue(), op);
+      if (!onFalse) return;
+      vector(b, loc, "select", {mask, onTrue, onFalse}, out);
+    }
+    bufferOf[op.getResult()] = out;
+    replaced.push_back(op);
+  }
+
   // tl.where(mask, a, b) with a 1-D rectangular mask: b everywhere, then a over the extent.
   void select(arith::SelectOp op) {
+    if (Value bits = bitMaskOf.lookup(op.getCondition())) return selectByBits(op, bits);
     OpBuilder b(op);
     Location loc = op.getLoc();
     auto tile = cast<RankedTensorType>(op.getType());
@@ -558,6 +630,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     dotOperandLoads.clear();
     kExtentOf.clear();
     freshOf.clear();
+    bitMaskOf.clear();
     failedAny = false;
     getOperation().walk([&](ir::LoadOp load) {
       if (load.getResult().hasOneUse() && isa<ir::DotOp>(*load.getResult().getUsers().begin()) &&
@@ -584,6 +657,9 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       } else if (auto choice = dyn_cast<arith::SelectOp>(op); choice && isTile(choice.getResult()) &&
                  (bufferOf.count(choice.getTrueValue()) || bufferOf.count(choice.getFalseValue()))) {
         select(choice);
+      } else if (isa<arith::CmpFOp, arith::CmpIOp>(op) && isTile(op->getResult(0)) &&
+                 llvm::any_of(op->getOperands(), [&](Value v) { return bufferOf.count(v); })) {
+        compare(op);
       } else if (op->getNumResults() == 1 && isa<FloatType>(op->getResult(0).getType()) && scalarMathKind(op)) {
         scalarMath(op, *scalarMathKind(op));
       } else if (auto reduce = dyn_cast<ir::ReduceOp>(op)) {

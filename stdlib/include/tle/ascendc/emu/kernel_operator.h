@@ -30,6 +30,7 @@
 #include "tle/ascendc/emu/vector.h"
 #include "tle/ascendc/emu/cast.h"
 #include "tle/ascendc/emu/reduce.h"
+#include "tle/ascendc/emu/cmpsel.h"
 #include "tle/ascendc/emu/cube.h"
 #include "tle/ascendc/emu/launch.h"
 
