@@ -10,6 +10,7 @@ void buildAscendPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(common::createLowerBlockPointers());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addNestedPass<mlir::func::FuncOp>(createScalarizeCarriedPointers());
+  pm.addNestedPass<mlir::func::FuncOp>(createSplitTiles());
   pm.addNestedPass<mlir::func::FuncOp>(createBufferizeTiles());
   pm.addNestedPass<mlir::func::FuncOp>(createResolveGlobalAccess());
   // The index arithmetic the windows replaced is dead now; fold the scalars they computed.

@@ -16,6 +16,19 @@ def ScalarizeCarriedPointers : Pass<"tle-ascend-scalarize-carried-pointers", "::
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def SplitTiles : Pass<"tle-ascend-split-tiles", "::mlir::func::FuncOp"> {
+  let summary = "run an element-wise kernel whose tiles do not fit in UB in chunks";
+  let description = [{
+    A kernel whose tiles are all 1-D of one size N and whose work is element by element
+    (loads, stores, arithmetic, casts, selects; no reductions, dots, loops or scalar side
+    effects) is split when its data tiles would need more than the target's UB: its body runs
+    k times (k a power of two, the smallest whose chunks fit) on N/k elements, chunk c taking
+    elements [c N/k, (c+1) N/k) of every tile. Other kernels are left alone; if they do not
+    fit, tle-ascend-plan-memory says so at the buffer that overflows.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def BufferizeTiles : Pass<"tle-ascend-bufferize", "::mlir::func::FuncOp"> {
   let summary = "give every data tile a UB buffer and every tile operation a vector instruction";
   let description = [{
