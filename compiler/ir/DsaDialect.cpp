@@ -105,7 +105,7 @@ LogicalResult VectorOp::verify() {
   if (binary ? (n != 2 || bufferInputs != 2)
              : withScalar ? (n != 2 || !isa<ir::BufferType>(getInputs()[0].getType()) || bufferInputs != 1)
              : unary || reduce || reduceColumns ? (n != 1 || bufferInputs != 1)
-             : kind == "duplicate" ? (n != 1 || bufferInputs != 0)
+             : kind == "duplicate" || kind == "index" ? (n != 1 || bufferInputs != 0)
                                    : true)
     return emitOpError("'") << kind << "' does not take these inputs (or is not a vector instruction)";
   if (reduce != static_cast<bool>(getScratch())) return emitOpError("a scratch buffer goes with reductions only");

@@ -115,7 +115,8 @@ def TleDsa_VectorOp : TleDsa_Op<"vector", [MemoryEffects<[MemRead, MemWrite]>, A
   let description = [{
     `kind` names the AscendC call: binary (add sub mul div max min and or) on two buffers;
     with a scalar (adds muls maxs mins) on a buffer and a scalar; unary (exp ln abs sqrt rsqrt
-    reciprocal relu); cast; duplicate (a scalar into every element); reduce_sum, reduce_max,
+    reciprocal relu); cast; duplicate (a scalar into every element); index (element i is the
+    scalar plus i: CreateVecIndex); reduce_sum, reduce_max,
     reduce_min (the whole input into element 0 of `out`, using the buffer `scratch`);
     reduce_rows_* (element r of `out` is row r's reduction, using `scratch`) and
     reduce_columns_* (element c is column c's) of a 2-D input; compare_<mode> (two buffers)

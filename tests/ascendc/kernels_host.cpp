@@ -99,5 +99,14 @@ int main() {
     }
     harness::checkClose(want, z, 0, 0, what);
   }
+  for (int n : {3, 256, 1000}) {  // ramp: index tiles as data (CreateVecIndex), BLOCK=256
+    auto x = harness::randomFloats(n, 700 + n);
+    std::vector<float> y(n + 8, 6.0f);
+    std::string what = "ramp n=" + std::to_string(n);
+    harness::checkStatus(ramp_launch(nullptr, (n + 255) / 256, 1, 1, x.data(), y.data(), n), what);
+    std::vector<double> want(n + 8, 6.0);
+    for (int i = 0; i < n; ++i) want[i] = static_cast<float>(x[i] * static_cast<float>(i)) + static_cast<float>(3 * i);
+    harness::checkClose(want, y, 0, 0, what);
+  }
   return harness::finish("kernels");
 }

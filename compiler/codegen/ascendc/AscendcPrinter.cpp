@@ -91,7 +91,7 @@ std::string vectorFunction(StringRef kind) {
       {"min", "Min"},         {"and", "And"},   {"or", "Or"},           {"adds", "Adds"},       {"muls", "Muls"},
       {"maxs", "Maxs"},       {"mins", "Mins"}, {"exp", "Exp"},         {"ln", "Ln"},           {"abs", "Abs"},
       {"sqrt", "Sqrt"},       {"rsqrt", "Rsqrt"}, {"reciprocal", "Reciprocal"}, {"relu", "Relu"}, {"cast", "Cast"},
-      {"duplicate", "Duplicate"}, {"reduce_sum", "ReduceSum"}, {"reduce_max", "ReduceMax"}, {"reduce_min", "ReduceMin"}};
+      {"duplicate", "Duplicate"}, {"index", "CreateVecIndex"}, {"reduce_sum", "ReduceSum"}, {"reduce_max", "ReduceMax"}, {"reduce_min", "ReduceMin"}};
   auto it = names.find(kind.str());
   return it == names.end() ? "" : "AscendC::" + it->second;
 }

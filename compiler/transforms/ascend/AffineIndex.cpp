@@ -22,15 +22,25 @@ std::pair<Value, Value> widen(OpBuilder &b, Value x, Value y) {
   return {x, y};
 }
 
+std::optional<int64_t> constantOf(Value v) {
+  APInt value;
+  if (v && matchPattern(v, m_ConstantInt(&value))) return value.getSExtValue();
+  return std::nullopt;
+}
+
+// Constants fold as they are combined, so that strides stay recognisable (stride 1 columns).
 Value add(OpBuilder &b, Location loc, Value x, Value y) {
   if (!x) return y;
   if (!y) return x;
   auto [l, r] = widen(b, x, y);
+  if (auto cl = constantOf(l), cr = constantOf(r); cl && cr)
+    return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(l.getType(), *cl + *cr));
   return b.create<arith::AddIOp>(loc, l, r);
 }
 
 Value negate(OpBuilder &b, Location loc, Value x) {
   if (!x) return x;
+  if (auto c = constantOf(x)) return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(x.getType(), -*c));
   Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(x.getType(), 0));
   return b.create<arith::SubIOp>(loc, zero, x);
 }
@@ -38,6 +48,8 @@ Value negate(OpBuilder &b, Location loc, Value x) {
 Value mul(OpBuilder &b, Location loc, Value x, Value y) {
   if (!x || !y) return Value();
   auto [l, r] = widen(b, x, y);
+  if (auto cl = constantOf(l), cr = constantOf(r); cl && cr)
+    return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(l.getType(), *cl * *cr));
   return b.create<arith::MulIOp>(loc, l, r);
 }
 

@@ -198,8 +198,29 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       Value buffer = allocate(b, user->getLoc(), cast<RankedTensorType>(v.getType()));
       return vector(b, user->getLoc(), "duplicate", scalar, buffer);
     }
-    fail(user, "this tile is computed from indices (tl.arange), which the Ascend backend keeps as scalars; "
-               "use it in addresses or masks only");
+    auto tile = cast<RankedTensorType>(v.getType());
+    if (auto convert = v.getDefiningOp<arith::SIToFPOp>()) {  // an index tile as floats: the indices, cast
+      Value indices = bufferFor(b, convert.getIn(), user);
+      if (!indices) return Value();
+      return vector(b, user->getLoc(), "cast", indices, allocate(b, user->getLoc(), tile));
+    }
+    // A 1-D index tile used as data: start + i * stride, from CreateVecIndex.
+    if (auto index = affineIndexOf(v, b); index && tile.getRank() == 1 && tile.getElementType().isInteger(32) && !index->base &&
+                                          !index->wraps_any() && index->strides[0] && constantInt(index->strides[0])) {
+      Location loc = user->getLoc();
+      auto asI32 = [&](Value x) -> Value {
+        if (!x) return b.create<arith::ConstantIntOp>(loc, 0, 32);
+        return x.getType().isInteger(32) ? x : b.create<arith::TruncIOp>(loc, b.getI32Type(), x).getResult();
+      };
+      int64_t stride = *constantInt(index->strides[0]);
+      Value buffer = allocate(b, loc, tile);
+      if (stride == 1) return vector(b, loc, "index", asI32(index->offset), buffer);
+      vector(b, loc, "index", asI32(Value()), buffer);
+      Value scaled = vector(b, loc, "muls", {buffer, b.create<arith::ConstantIntOp>(loc, stride, 32)}, allocate(b, loc, tile));
+      return vector(b, loc, "adds", {scaled, asI32(index->offset)}, allocate(b, loc, tile));
+    }
+    fail(user, "this tile is computed from indices (tl.arange) in a way the Ascend backend cannot compute as data yet; "
+               "use it in addresses or masks");
     return Value();
   }
 

@@ -76,6 +76,9 @@ SmallVector<Access> accessesOf(Operation *op) {
     if (!mm.getInit()) out.push_back(*bufferAccess(mm.getC(), M, false));  // accumulates
     out.push_back(*bufferAccess(mm.getC(), M, true));
   } else if (auto vec = dyn_cast<dsa::VectorOp>(op)) {
+    // CreateVecIndex writes the first 32-byte block with scalar stores, then syncs S -> V
+    // itself and fills the rest on the vector unit.
+    if (vec.getKind() == "index") out.push_back(*bufferAccess(vec.getOut(), S, true));
     for (Value in : vec.getInputs())
       if (isa<ir::BufferType>(in.getType())) out.push_back(*bufferAccess(in, V, false));
     if (vec.getScratch()) out.push_back(*bufferAccess(vec.getScratch(), V, true));
@@ -107,10 +110,26 @@ struct PipeState {
 struct InsertPipeSyncPass : impl::InsertPipeSyncBase<InsertPipeSyncPass> {
   void barrierAll(OpBuilder &b, Location loc) { b.create<dsa::PipeBarrierOp>(loc, b.getStringAttr("ALL")); }
 
+  // Orders one op's accesses after the conflicting earlier ones. An op whose accesses span
+  // pipes (CreateVecIndex: the scalar unit writes the first block, then the vector unit)
+  // is ordered as one step per pipe, in the order its accesses list them.
   void order(Operation *op, PipeState &state) {
     SmallVector<Access> accesses = accessesOf(op);
-    if (accesses.empty()) return;
-    Pipe q = accesses.front().pipe;
+    while (!accesses.empty()) {
+      Pipe q = accesses.front().pipe;
+      SmallVector<Access> step;
+      llvm::erase_if(accesses, [&](const Access &a) {
+        if (a.pipe != q) return false;
+        step.push_back(a);
+        return true;
+      });
+      orderStep(op, step, q, state);
+      // CreateVecIndex orders its own vector part after its scalar part.
+      if (auto vec = dyn_cast<dsa::VectorOp>(op); vec && vec.getKind() == "index" && q == S) state.known[V][S] = state.issued[S];
+    }
+  }
+
+  void orderStep(Operation *op, ArrayRef<Access> accesses, Pipe q, PipeState &state) {
     OpBuilder b(op);
     for (Access a : accesses) {
       for (const Access &e : state.history) {
