@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "tle/ascendc/emu/kernel_operator.h"
+#include "FindingsSupport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,28 +21,15 @@ using tle::ascendc::emu::launch;
 
 namespace {
 
+using emu_test::contains;
+using emu_test::countKind;
+using emu_test::describeAll;
+using emu_test::sync;
+
 using AscendC::CMPMODE;
 using AscendC::HardEvent;
 using AscendC::SELMODE;
 using AscendC::TPosition;
-
-size_t kindCount(const Findings &findings, FindingKind kind) {
-  return size_t(std::count_if(findings.begin(), findings.end(), [&](const Finding &f) { return f.kind == kind; }));
-}
-
-std::string allFindings(const Findings &findings) {
-  std::string text;
-  for (const Finding &f : findings) text += tle::ascendc::emu::describe(f) + "\n";
-  return text;
-}
-
-bool has(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
-
-template <HardEvent event>
-void flag(int32_t id = 0) {
-  AscendC::SetFlag<event>(id);
-  AscendC::WaitFlag<event>(id);
-}
 
 constexpr CMPMODE kModes[] = {CMPMODE::LT, CMPMODE::GT, CMPMODE::EQ, CMPMODE::LE, CMPMODE::GE, CMPMODE::NE};
 
@@ -89,10 +77,10 @@ std::vector<uint8_t> runCompare(const std::vector<float> &a, const std::vector<f
       y.SetValue(i, T(b[i]));
     }
     AscendC::Duplicate(m.ReinterpretCast<uint32_t>(), 0xAAAAAAAAu, 8);
-    flag<HardEvent::S_V>();
+    sync<HardEvent::S_V>();
     if (scalar) AscendC::CompareScalar(m, x, T(b[0]), mode, n);
     else AscendC::Compare(m, x, y, mode, n);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     for (uint32_t i = 0; i < 32; ++i) mask[i] = m.GetValue(i);
   });
   return mask;
@@ -107,7 +95,7 @@ void checkAllModes(bool scalar) {
     CAPTURE(int(mode));
     Findings findings;
     const std::vector<uint8_t> mask = runCompare<T>(a, b, mode, scalar, findings);
-    INFO(allFindings(findings));
+    INFO(describeAll(findings));
     CHECK(findings.empty());
     size_t ones = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -154,13 +142,13 @@ TEST_CASE("Compares with a NaN scalar: all false except NE") {
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Compares(m0, x, std::numeric_limits<float>::quiet_NaN(), CMPMODE::LT, 64);
     AscendC::Compares(m1, x, std::numeric_limits<float>::quiet_NaN(), CMPMODE::NE, 64);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     for (uint32_t i = 0; i < 8; ++i) {
       lt[i] = m0.GetValue(i);
       ne[i] = m1.GetValue(i);
     }
   });
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   CHECK(findings.empty());
   for (size_t i = 0; i < 8; ++i) {
     CHECK(lt[i] == 0x00);
@@ -185,13 +173,13 @@ TEST_CASE("Compare: count * sizeof(T) must be a multiple of 256 bytes; the tail 
       AscendC::PipeBarrier<PIPE_V>();
       if (scalar) AscendC::CompareScalar(m, x, 1.0f, CMPMODE::EQ, 100);  // 400 bytes: one whole repeat
       else AscendC::Compare(m, x, y, CMPMODE::EQ, 100);
-      flag<HardEvent::V_S>();
+      sync<HardEvent::V_S>();
       for (uint32_t i = 0; i < 32; ++i) mask[i] = m.GetValue(i);
     });
-    INFO(allFindings(findings));
+    INFO(describeAll(findings));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].kind == FindingKind::bad_argument);
-    CHECK(has(findings[0].message, "not a multiple of 256 bytes"));
+    CHECK(contains(findings[0].message, "not a multiple of 256 bytes"));
     for (size_t i = 0; i < 8; ++i) CHECK(mask[i] == 0xFF);   // the first 64 elements
     for (size_t i = 8; i < 32; ++i) CHECK(mask[i] == 0x5A);  // elements 64..99 untouched
   }
@@ -209,9 +197,9 @@ TEST_CASE("Compare: a count below one repeat compares nothing; half needs 128 el
     AscendC::Compare(m, x, x, CMPMODE::EQ, 64);  // 128 bytes
     AscendC::Compare(m, x, x, CMPMODE::EQ, 128);  // 256 bytes: fine
   });
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   CHECK(findings.size() == 1);
-  CHECK(kindCount(findings, FindingKind::bad_argument) == 1);
+  CHECK(countKind(findings, FindingKind::bad_argument) == 1);
 }
 
 TEST_CASE("Compare on int32_t supports only EQ; other modes compare EQ and are reported") {
@@ -227,12 +215,12 @@ TEST_CASE("Compare on int32_t supports only EQ; other modes compare EQ and are r
     AscendC::Duplicate(y, 5, 64);
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Compare(m, x, y, CMPMODE::LT, 64);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     for (uint32_t i = 0; i < 8; ++i) mask[i] = m.GetValue(i);
   });
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   REQUIRE(findings.size() == 1);
-  CHECK(has(findings[0].message, "only CMPMODE::EQ"));
+  CHECK(contains(findings[0].message, "only CMPMODE::EQ"));
   for (uint8_t byte : mask) CHECK(byte == 0xFF);  // 5 == 5
 }
 
@@ -254,10 +242,10 @@ TEST_CASE("Compare reports wrong memory, misalignment and bounds like other vect
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Compare(m, l1.Get<float>(), x, CMPMODE::EQ, 64);
   });
-  INFO(allFindings(findings));
-  CHECK(kindCount(findings, FindingKind::alignment) == 1);
-  CHECK(kindCount(findings, FindingKind::bounds) >= 1);
-  CHECK(kindCount(findings, FindingKind::wrong_memory) == 1);
+  INFO(describeAll(findings));
+  CHECK(countKind(findings, FindingKind::alignment) == 1);
+  CHECK(countKind(findings, FindingKind::bounds) >= 1);
+  CHECK(countKind(findings, FindingKind::wrong_memory) == 1);
 }
 
 TEST_CASE("Select tensor-tensor (mode 2) and tensor-scalar (mode 1)") {
@@ -280,18 +268,18 @@ TEST_CASE("Select tensor-tensor (mode 2) and tensor-scalar (mode 1)") {
       b.SetValue(i, -float(i));
     }
     for (uint32_t i = 0; i < 32; ++i) mask.SetValue(i, uint8_t(0x35 + 7 * i));  // irregular bits
-    flag<HardEvent::S_V>();
+    sync<HardEvent::S_V>();
     AscendC::Select(d1, mask, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, 80);
     AscendC::Select(d2, mask, a, 100.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 80);
     AscendC::Select(hd, mask, h, half(-1.0f), SELMODE::VSEL_TENSOR_SCALAR_MODE, 80);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     for (uint32_t i = 0; i < 80; ++i) {
       tt[i] = d1.GetValue(i);
       ts[i] = d2.GetValue(i);
       th[i] = hd.GetValue(i).bits();
     }
   });
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   CHECK(findings.empty());
   for (uint32_t i = 0; i < 80; ++i) {
     CAPTURE(i);
@@ -316,15 +304,15 @@ TEST_CASE("Select mode 0 (VSEL_CMPMASK_SPR) reuses the first 256/sizeof(T) mask 
     AscendC::Duplicate(b, 2.0f, 192);
     AscendC::Duplicate(mask, uint8_t(0), 32);
     AscendC::PipeBarrier<PIPE_V>();
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     mask.SetValue(0, uint8_t(0x01));   // element 0 of each 64
     mask.SetValue(8, uint8_t(0xFF));   // bits 64..71: beyond what mode 0 reads for float
-    flag<HardEvent::S_V>();
+    sync<HardEvent::S_V>();
     AscendC::Select(d, mask, a, b, SELMODE::VSEL_CMPMASK_SPR, 192);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     for (uint32_t i = 0; i < 192; ++i) out[i] = d.GetValue(i);
   });
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   CHECK(findings.empty());
   for (uint32_t i = 0; i < 192; ++i) {
     CAPTURE(i);
@@ -346,8 +334,8 @@ TEST_CASE("Select rejects a mode that does not match its src1 form") {
     AscendC::Select(d, mask, a, a, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
     AscendC::Select(d, mask, a, 0.0f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
   });
-  INFO(allFindings(findings));
-  CHECK(kindCount(findings, FindingKind::bad_argument) == 2);
+  INFO(describeAll(findings));
+  CHECK(countKind(findings, FindingKind::bad_argument) == 2);
   CHECK(findings.size() == 2);
 }
 
@@ -375,12 +363,12 @@ Findings runPipeline(bool barrier, SELMODE mode, std::vector<float> &out) {
     AscendC::LocalTensor<float> d = ub.GetWithOffset<float>(64, 1024);
     AscendC::DataCopy(a, xg, 64);
     AscendC::DataCopy(b, yg, 64);
-    flag<HardEvent::MTE2_V>();
+    sync<HardEvent::MTE2_V>();
     AscendC::Compare(m, a, b, CMPMODE::LT, 64);
     if (barrier) AscendC::PipeBarrier<PIPE_V>();
     if (mode == SELMODE::VSEL_TENSOR_SCALAR_MODE) AscendC::Select(d, m, a, -1.0f, mode, 64);
     else AscendC::Select(d, m, a, b, mode, 64);
-    flag<HardEvent::V_MTE3>();
+    sync<HardEvent::V_MTE3>();
     AscendC::DataCopy(og, d, 64);
   });
 }
@@ -397,7 +385,7 @@ TEST_CASE("Compare -> PipeBarrier<PIPE_V> -> Select has no findings in every mod
     CAPTURE(int(mode));
     std::vector<float> out;
     const Findings findings = runPipeline(true, mode, out);
-    INFO(allFindings(findings));
+    INFO(describeAll(findings));
     CHECK(findings.empty());
     for (size_t i = 0; i < 64; ++i) CHECK(out[i] == pipelineExpected(i, mode));
   }
@@ -406,12 +394,12 @@ TEST_CASE("Compare -> PipeBarrier<PIPE_V> -> Select has no findings in every mod
 TEST_CASE("Compare -> Select without PipeBarrier<PIPE_V>: RAW on the mask in mode 0") {
   std::vector<float> out;
   const Findings findings = runPipeline(false, SELMODE::VSEL_CMPMASK_SPR, out);
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].kind == FindingKind::hazard_raw);
-  CHECK(has(findings[0].message, "written by V Compare"));
-  CHECK(has(findings[0].message, "PipeBarrier<PIPE_V>"));
-  CHECK(has(findings[0].message, "UB bytes [512, 520)"));
+  CHECK(contains(findings[0].message, "written by V Compare"));
+  CHECK(contains(findings[0].message, "PipeBarrier<PIPE_V>"));
+  CHECK(contains(findings[0].message, "UB bytes [512, 520)"));
 }
 
 TEST_CASE("Select modes 1 and 2 order earlier V writes themselves (CANN's internal PipeBarrier<PIPE_V>)") {
@@ -419,7 +407,7 @@ TEST_CASE("Select modes 1 and 2 order earlier V writes themselves (CANN's intern
     CAPTURE(int(mode));
     std::vector<float> out;
     const Findings findings = runPipeline(false, mode, out);
-    INFO(allFindings(findings));
+    INFO(describeAll(findings));
     CHECK(findings.empty());
     for (size_t i = 0; i < 64; ++i) CHECK(out[i] == pipelineExpected(i, mode));
   }
@@ -442,8 +430,8 @@ TEST_CASE("Select mode 1 ends without a barrier; modes 0 and 2 end with one") {
       else AscendC::Select(d, m, a, a, mode, 64);
       AscendC::Adds(a, d, 1.0f, 64);  // reads d
     });
-    INFO(allFindings(findings));
-    CHECK(kindCount(findings, FindingKind::hazard_raw) == (mode == SELMODE::VSEL_TENSOR_SCALAR_MODE ? 1u : 0u));
+    INFO(describeAll(findings));
+    CHECK(countKind(findings, FindingKind::hazard_raw) == (mode == SELMODE::VSEL_TENSOR_SCALAR_MODE ? 1u : 0u));
   }
 }
 
@@ -463,10 +451,10 @@ TEST_CASE("Select modes 1 and 2 overwrite CANN's reserved scratch area at UB 184
     AscendC::Duplicate(kept, 42.0f, 64);
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Select(d, m, a, 7.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     clobbered = kept.GetValue(0);
   });
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   CHECK(findings.empty());
   CHECK(clobbered == 7.0f);  // the scalar, duplicated into the scratch block
 }
@@ -488,13 +476,13 @@ TEST_CASE("CreateVecIndex: int32, float and half values") {
     AscendC::CreateVecIndex(f32, 0.5f, 100);
     AscendC::CreateVecIndex(f16, half(2000.0f), 200);  // beyond 2048 halves step by 2
     AscendC::CreateVecIndex(i16, int16_t(7), 20);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     for (uint32_t i = 0; i < 300; ++i) ints[i] = i32.GetValue(i);
     for (uint32_t i = 0; i < 100; ++i) floats[i] = f32.GetValue(i);
     for (uint32_t i = 0; i < 200; ++i) halves[i] = f16.GetValue(i).bits();
     for (uint32_t i = 0; i < 20; ++i) shorts[i] = i16.GetValue(i);
   });
-  INFO(allFindings(findings));
+  INFO(describeAll(findings));
   CHECK(findings.empty());
   for (int32_t i = 0; i < 300; ++i) CHECK(ints[size_t(i)] == i - 5);
   for (int32_t i = 0; i < 100; ++i) CHECK(floats[size_t(i)] == 0.5f + float(i));
@@ -518,10 +506,10 @@ TEST_CASE("CreateVecIndex writes its first block on pipe S: it must wait for ear
       AscendC::Duplicate(idx, 0.0f, 64);
       AscendC::PipeBarrier<PIPE_V>();
       AscendC::Adds(d, idx, 1.0f, 64);  // V reads idx
-      if (synced) flag<HardEvent::V_S>();
+      if (synced) sync<HardEvent::V_S>();
       AscendC::CreateVecIndex(idx, 0.0f, 64);
     });
-    INFO(allFindings(findings));
-    CHECK(kindCount(findings, FindingKind::hazard_war) == (synced ? 0u : 1u));
+    INFO(describeAll(findings));
+    CHECK(countKind(findings, FindingKind::hazard_war) == (synced ? 0u : 1u));
   }
 }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "tle/ascendc/emu/kernel_operator.h"
+#include "FindingsSupport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,26 +24,13 @@ using tle::ascendc::emu::launch;
 
 namespace {
 
+using emu_test::contains;
+using emu_test::countKind;
+using emu_test::describeAll;
+using emu_test::sync;
+
 using AscendC::HardEvent;
 using AscendC::TPosition;
-
-size_t countKind(const Findings &findings, FindingKind kind) {
-  return size_t(std::count_if(findings.begin(), findings.end(), [&](const Finding &f) { return f.kind == kind; }));
-}
-
-std::string describeAll(const Findings &findings) {
-  std::string text;
-  for (const Finding &f : findings) text += tle::ascendc::emu::describe(f) + "\n";
-  return text;
-}
-
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
-
-template <HardEvent event>
-void sync(int32_t id = EVENT_ID0) {
-  AscendC::SetFlag<event>(id);
-  AscendC::WaitFlag<event>(id);
-}
 
 LaunchOptions cubeCore() {
   LaunchOptions options;
