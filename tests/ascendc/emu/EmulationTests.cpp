@@ -562,6 +562,34 @@ std::vector<float> copyPadIn(const std::vector<float> &src, AscendC::DataCopyExt
 
 }  // namespace
 
+TEST_CASE("DataCopy with DataCopyParams moves strided rows of 32-byte blocks both ways") {
+  // GM rows of 16 floats; two rows of one block (8 floats), one block skipped in GM between
+  // them, packed in UB, then written back with a one-block gap in UB and two in GM.
+  std::vector<float> src(32), dst(48, -1.0f);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = float(i);
+  const Findings findings = launch(1, [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 256);
+    AscendC::LocalTensor<float> x = ub.GetWithOffset<float>(24, 0);
+    AscendC::GlobalTensor<float> gs, gd;
+    gs.SetGlobalBuffer(src.data());
+    gd.SetGlobalBuffer(dst.data());
+    AscendC::Duplicate(x, 0.0f, 24);
+    sync<HardEvent::V_MTE2>();
+    AscendC::DataCopy(x, gs, AscendC::DataCopyParams(2, 1, 1, 1));  // rows at GM 0 and 16 -> UB 0 and 16
+    sync<HardEvent::MTE2_MTE3>();
+    AscendC::DataCopy(gd, x, AscendC::DataCopyParams(2, 1, 1, 2));  // UB 0 and 16 -> GM 0 and 24
+  });
+  INFO(describeAll(findings));
+  CHECK(findings.empty());
+  for (int i = 0; i < 8; ++i) {
+    CHECK(dst[size_t(i)] == src[size_t(i)]);
+    CHECK(dst[size_t(24 + i)] == src[size_t(16 + i)]);
+    CHECK(dst[size_t(8 + i)] == -1.0f);  // the GM gap is not written
+  }
+}
+
 TEST_CASE("DataCopyPad GM -> UB pads rows to 32 bytes") {
   const std::vector<float> src = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
   SUBCASE("isPad = false leaves the hardware's undefined filler: poison") {

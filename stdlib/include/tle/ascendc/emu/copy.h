@@ -157,6 +157,23 @@ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint3
   copyOut(core, "DataCopy", dst, src, rows, moved, moved);
 }
 
+namespace emu_detail {
+// The rows of a DataCopyParams copy, either direction: blockCount rows of blockLen 32-byte
+// blocks, `gmGap` and `localGap` blocks apart (after each row's end) on the two sides, and the
+// bytes each side spans.
+struct BlockRows {
+  BlockRows(const DataCopyParams &params, uint8_t *gm, uint16_t gmGap, uint64_t local, uint16_t localGap) {
+    const uint64_t rowBytes = uint64_t(params.blockLen) * kBlock, n = params.blockCount;
+    for (uint64_t i = 0; i < n; ++i)
+      rows.push_back({gm + i * (rowBytes + gmGap * kBlock), local + i * (rowBytes + localGap * kBlock), rowBytes, rowBytes});
+    gmSpan = n * rowBytes + (n - 1) * gmGap * kBlock;
+    localSpan = n * rowBytes + (n - 1) * localGap * kBlock;
+  }
+  std::vector<CopyRow> rows;
+  uint64_t gmSpan = 0, localSpan = 0;
+};
+}  // namespace emu_detail
+
 // GM -> UB (or L1) rows of blockLen 32-byte blocks; strides are gaps in 32-byte blocks.
 template <typename T>
 void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &params) {
@@ -165,15 +182,9 @@ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataC
   if (!checkCopyMemory(core, "DataCopy", "dst", dst, /*allowL1=*/true)) return;
   checkAligned(core, "DataCopy", "dst", dst, uint32_t(kBlock));
   if (params.blockCount == 0 || params.blockLen == 0) return;
-  const uint64_t rowBytes = uint64_t(params.blockLen) * kBlock;
-  uint8_t *gm = reinterpret_cast<uint8_t *>(src.GetPhyAddr(0));
-  std::vector<CopyRow> rows;
-  for (uint64_t i = 0; i < params.blockCount; ++i)
-    rows.push_back({gm + i * (rowBytes + params.srcStride * kBlock),
-                    dst.emuRegion().byteOffset + i * (rowBytes + params.dstStride * kBlock), rowBytes, rowBytes});
-  const uint64_t n = params.blockCount;
-  copyIn(core, "DataCopy", dst, src, rows, n * rowBytes + (n - 1) * params.srcStride * kBlock,
-         n * rowBytes + (n - 1) * params.dstStride * kBlock,
+  const BlockRows r(params, reinterpret_cast<uint8_t *>(src.GetPhyAddr(0)), params.srcStride, dst.emuRegion().byteOffset,
+                    params.dstStride);
+  copyIn(core, "DataCopy", dst, src, r.rows, r.gmSpan, r.localSpan,
          [](uint8_t *base, const CopyRow &row) { std::memcpy(base + row.local, row.gm, row.bytes); });
 }
 
@@ -185,15 +196,9 @@ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataC
   if (!checkCopyMemory(core, "DataCopy", "src", src, /*allowL1=*/false)) return;
   checkAligned(core, "DataCopy", "src", src, uint32_t(kBlock));
   if (params.blockCount == 0 || params.blockLen == 0) return;
-  const uint64_t rowBytes = uint64_t(params.blockLen) * kBlock;
-  uint8_t *gm = reinterpret_cast<uint8_t *>(dst.GetPhyAddr(0));
-  std::vector<CopyRow> rows;
-  for (uint64_t i = 0; i < params.blockCount; ++i)
-    rows.push_back({gm + i * (rowBytes + params.dstStride * kBlock),
-                    src.emuRegion().byteOffset + i * (rowBytes + params.srcStride * kBlock), rowBytes, rowBytes});
-  const uint64_t n = params.blockCount;
-  copyOut(core, "DataCopy", dst, src, rows, n * rowBytes + (n - 1) * params.dstStride * kBlock,
-          n * rowBytes + (n - 1) * params.srcStride * kBlock);
+  const BlockRows r(params, reinterpret_cast<uint8_t *>(dst.GetPhyAddr(0)), params.dstStride, src.emuRegion().byteOffset,
+                    params.srcStride);
+  copyOut(core, "DataCopy", dst, src, r.rows, r.gmSpan, r.localSpan);
 }
 
 // GM -> UB (or L1): blockCount rows of blockLen bytes, srcStride bytes apart in GM (gap after a
