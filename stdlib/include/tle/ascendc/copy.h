@@ -15,25 +15,40 @@ constexpr int32_t kMaxRowsPerCopy = 4095;  // DataCopyExtParams::blockCount's li
 
 __aicore__ inline uint32_t round_up_to_block(uint32_t bytes) { return (bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes; }
 
+// The DataCopyPad geometry of a rows x columns window: rows of `row_bytes`, the 32-byte
+// blocks between UB rows and the bytes between GM rows (gaps after each row's end), and how
+// many rows one copy moves (up to 4095; one when rows overlap in GM).
+template <typename T>
+struct RowCopies {
+  __aicore__ RowCopies(int32_t ub_row, int64_t gm_row, int32_t rows, int32_t columns)
+      : rows(rows), row_bytes(static_cast<uint32_t>(columns) * sizeof(T)),
+        ub_gap_blocks(rows > 1 ? (static_cast<uint32_t>(ub_row) * sizeof(T) - round_up_to_block(row_bytes)) / kBlockBytes : 0),
+        one_copy(rows == 1 || gm_row >= columns),
+        gm_gap_bytes(one_copy && rows > 1 ? static_cast<uint32_t>((gm_row - columns) * static_cast<int64_t>(sizeof(T))) : 0) {}
+  // Rows the copy starting at row `first` moves.
+  __aicore__ int32_t count(int32_t first) const {
+    return one_copy ? (rows - first < kMaxRowsPerCopy ? rows - first : kMaxRowsPerCopy) : 1;
+  }
+  int32_t rows;
+  uint32_t row_bytes, ub_gap_blocks;
+  bool one_copy;
+  uint32_t gm_gap_bytes;
+};
+
 // Global -> UB; `pad` (when `padded`) fills the rest of each row's last 32-byte unit.
 template <typename T>
 __aicore__ inline void copy_in(const AscendC::LocalTensor<T> &ub, int32_t ub_row, __gm__ T *gm, int64_t gm_row, int32_t rows,
                                int32_t columns, bool padded, T pad) {
   if (rows <= 0 || columns <= 0) return;
-  const uint32_t row_bytes = static_cast<uint32_t>(columns) * sizeof(T);
-  const uint32_t ub_gap_blocks =
-      rows > 1 ? (static_cast<uint32_t>(ub_row) * sizeof(T) - round_up_to_block(row_bytes)) / kBlockBytes : 0;
-  const uint8_t right_padding = static_cast<uint8_t>((round_up_to_block(row_bytes) - row_bytes) / sizeof(T));
-  const bool one_copy = rows == 1 || gm_row >= columns;  // overlapping rows go one by one
+  const RowCopies<T> g(ub_row, gm_row, rows, columns);
+  const uint8_t right_padding = static_cast<uint8_t>((round_up_to_block(g.row_bytes) - g.row_bytes) / sizeof(T));
   AscendC::GlobalTensor<T> global;
   global.SetGlobalBuffer(gm);
-  for (int32_t first = 0; first < rows;) {
-    const int32_t count = one_copy ? (rows - first < kMaxRowsPerCopy ? rows - first : kMaxRowsPerCopy) : 1;
-    const uint32_t gm_gap_bytes = one_copy && rows > 1 ? static_cast<uint32_t>((gm_row - columns) * static_cast<int64_t>(sizeof(T))) : 0;
+  for (int32_t first = 0, count = 0; first < rows; first += count) {
+    count = g.count(first);
     AscendC::DataCopyPad(ub[first * ub_row], global[first * gm_row],
-                         AscendC::DataCopyExtParams{static_cast<uint16_t>(count), row_bytes, gm_gap_bytes, ub_gap_blocks, 0},
+                         AscendC::DataCopyExtParams{static_cast<uint16_t>(count), g.row_bytes, g.gm_gap_bytes, g.ub_gap_blocks, 0},
                          AscendC::DataCopyPadExtParams<T>{padded, 0, padded ? right_padding : static_cast<uint8_t>(0), pad});
-    first += count;
   }
 }
 
@@ -41,18 +56,13 @@ template <typename T>
 __aicore__ inline void copy_out(__gm__ T *gm, int64_t gm_row, const AscendC::LocalTensor<T> &ub, int32_t ub_row, int32_t rows,
                                 int32_t columns) {
   if (rows <= 0 || columns <= 0) return;
-  const uint32_t row_bytes = static_cast<uint32_t>(columns) * sizeof(T);
-  const uint32_t ub_gap_blocks =
-      rows > 1 ? (static_cast<uint32_t>(ub_row) * sizeof(T) - round_up_to_block(row_bytes)) / kBlockBytes : 0;
-  const bool one_copy = rows == 1 || gm_row >= columns;
+  const RowCopies<T> g(ub_row, gm_row, rows, columns);
   AscendC::GlobalTensor<T> global;
   global.SetGlobalBuffer(gm);
-  for (int32_t first = 0; first < rows;) {
-    const int32_t count = one_copy ? (rows - first < kMaxRowsPerCopy ? rows - first : kMaxRowsPerCopy) : 1;
-    const uint32_t gm_gap_bytes = one_copy && rows > 1 ? static_cast<uint32_t>((gm_row - columns) * static_cast<int64_t>(sizeof(T))) : 0;
+  for (int32_t first = 0, count = 0; first < rows; first += count) {
+    count = g.count(first);
     AscendC::DataCopyPad(global[first * gm_row], ub[first * ub_row],
-                         AscendC::DataCopyExtParams{static_cast<uint16_t>(count), row_bytes, ub_gap_blocks, gm_gap_bytes, 0});
-    first += count;
+                         AscendC::DataCopyExtParams{static_cast<uint16_t>(count), g.row_bytes, g.ub_gap_blocks, g.gm_gap_bytes, 0});
   }
 }
 
