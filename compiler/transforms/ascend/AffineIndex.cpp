@@ -92,6 +92,11 @@ std::optional<int64_t> constantInt(Value v) {
   return std::nullopt;
 }
 
+bool isUniformZero(Value tile) {
+  if (auto splat = tile.getDefiningOp<ir::SplatOp>()) tile = splat.getSrc();
+  return matchPattern(tile, m_AnyZeroFloat()) || matchPattern(tile, m_Zero());
+}
+
 Value uniformValue(Value tile, OpBuilder &b) {
   if (auto splat = tile.getDefiningOp<ir::SplatOp>()) return splat.getSrc();
   if (auto constant = tile.getDefiningOp<arith::ConstantOp>())

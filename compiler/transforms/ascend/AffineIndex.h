@@ -34,6 +34,9 @@ std::optional<llvm::SmallVector<mlir::Value>> rectangleOf(mlir::Value mask, mlir
 // The scalar a uniform tile holds everywhere (a splat or a splat constant); null otherwise.
 mlir::Value uniformValue(mlir::Value tile, mlir::OpBuilder &b);
 
+// Whether a uniform tile (or scalar) is zero everywhere (+0 or -0 for floats); builds nothing.
+bool isUniformZero(mlir::Value tile);
+
 // `v` as a constant integer, if it is one.
 std::optional<int64_t> constantInt(mlir::Value v);
 

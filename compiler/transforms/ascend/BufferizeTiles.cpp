@@ -118,12 +118,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         sizes[kDim] = k;
         kExtentOf[load.getResult()] = k;
       }
-      if (load.getOther()) {  // what masked-off K elements would hold: the matmul does not read them
-        Value other = uniformValue(load.getOther(), b);
-        auto zero = other ? other.getDefiningOp<arith::ConstantOp>() : arith::ConstantOp();
-        auto value = zero ? dyn_cast<FloatAttr>(zero.getValue()) : FloatAttr();
-        if (!value || !value.getValue().isZero()) return fail(load, "a dot operand's `other` must be 0 on Ascend");
-      }
+      // What masked-off K elements would hold: the matmul does not read them.
+      if (load.getOther() && !isUniformZero(load.getOther())) return fail(load, "a dot operand's `other` must be 0 on Ascend");
     }
     b.create<dsa::CopyOp>(loc, load.getPtr(), buffer, sizes, Value());
     bufferOf[load.getResult()] = buffer;
@@ -144,7 +140,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       if (cast<ir::BufferType>(c.getType()).getSpace() != MemorySpace::L0C)
         return fail(op, "on Ascend, tl.dot accumulates into zeros or into the result of another tl.dot carried by a loop");
       fresh = freshOf.lookup(op.getC());
-    } else if (Value zero = uniformValue(op.getC(), b); zero && matchZero(zero)) {
+    } else if (isUniformZero(op.getC())) {
       c = allocate(b, loc, cast<RankedTensorType>(op.getType()), MemorySpace::L0C);
     } else {
       return fail(op, "on Ascend, tl.dot accumulates into zeros or into the result of another tl.dot carried by a loop");
@@ -160,14 +156,6 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     b.create<dsa::MatmulOp>(loc, a0, b0, c, init, k, fresh);
     bufferOf[op.getResult()] = c;
     replaced.push_back(op);
-  }
-
-  static bool matchZero(Value v) {
-    auto c = v.getDefiningOp<arith::ConstantOp>();
-    if (!c) return false;
-    if (auto f = dyn_cast<FloatAttr>(c.getValue())) return f.getValue().isZero();
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue())) return i.getValue().isZero();
-    return false;
   }
 
   Value vector(OpBuilder &b, Location loc, StringRef kind, ValueRange inputs, Value out, Value scratch = Value(),
@@ -478,9 +466,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   bool isAccumulator(scf::ForOp loop, unsigned i) {
     Value arg = loop.getRegionIterArgs()[i];
     auto dotOp = loop.getBody()->getTerminator()->getOperand(i).getDefiningOp<ir::DotOp>();
-    OpBuilder b(loop);
-    Value zero = uniformValue(loop.getInitArgs()[i], b);
-    return dotOp && dotOp.getC() == arg && arg.hasOneUse() && zero && matchZero(zero);
+    return dotOp && dotOp.getC() == arg && arg.hasOneUse() && isUniformZero(loop.getInitArgs()[i]);
   }
 
   // A loop that carries tiles carries buffers instead: one per tile, written before the loop
