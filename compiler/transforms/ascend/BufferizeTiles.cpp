@@ -1,4 +1,5 @@
 #include "transforms/ascend/AffineIndex.h"
+#include "transforms/ascend/LoopRewrite.h"
 #include "transforms/ascend/Passes.h"
 #include "transforms/PassDiagnostics.h"
 
@@ -490,14 +491,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       else if (Value scalar = uniformValue(init, b)) vector(b, loc, "duplicate", scalar, carried[i]);
       else return fail(loop, "this loop carries a tile computed from indices (tl.arange)");
     }
-    auto rebuilt = b.create<scf::ForOp>(loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(), scalarInits);
-    rebuilt->setAttrs(loop->getAttrs());
-    Block *body = rebuilt.getBody();
-    // The new body starts empty but for a yield that the old body's own yield replaces.
-    if (!body->empty()) body->back().erase();
-    body->getOperations().splice(body->end(), loop.getBody()->getOperations());
-    OpBuilder inside = OpBuilder::atBlockBegin(body);
-    loop.getInductionVar().replaceAllUsesWith(rebuilt.getInductionVar());
+    scf::ForOp rebuilt = rehomeLoopBody(loop, scalarInits);
+    OpBuilder inside = OpBuilder::atBlockBegin(rebuilt.getBody());
     unsigned scalarIndex = 0;
     for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
       if (carried[i]) {  // the tile as of this iteration: the carried buffer

@@ -1,4 +1,5 @@
 #include "transforms/ascend/AffineIndex.h"
+#include "transforms/ascend/LoopRewrite.h"
 #include "transforms/ascend/Passes.h"
 
 #include "ir/Dialect.h"
@@ -56,13 +57,8 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     for (unsigned i = 0; i < n; ++i)
       inits.push_back(steps[i] ? b.create<arith::ConstantOp>(loc, b.getIntegerAttr(steps[i].getType(), 0)).getResult()
                                : loop.getInitArgs()[i]);
-    auto rebuilt = b.create<scf::ForOp>(loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(), inits);
-    rebuilt->setAttrs(loop->getAttrs());
-    Block *body = rebuilt.getBody();
-    if (!body->empty()) body->back().erase();  // the builder's yield; the old body's replaces it
-    body->getOperations().splice(body->end(), oldBody->getOperations());
-    loop.getInductionVar().replaceAllUsesWith(rebuilt.getInductionVar());
-    OpBuilder inside = OpBuilder::atBlockBegin(body);
+    scf::ForOp rebuilt = rehomeLoopBody(loop, inits);
+    OpBuilder inside = OpBuilder::atBlockBegin(rebuilt.getBody());
     for (unsigned i = 0; i < n; ++i) {
       Value oldArg = loop.getRegionIterArgs()[i], newArg = rebuilt.getRegionIterArgs()[i];
       oldArg.replaceAllUsesWith(steps[i] ? moved(inside, loc, loop.getInitArgs()[i], newArg) : newArg);
