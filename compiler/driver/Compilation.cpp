@@ -149,6 +149,12 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       if (options.emit == EmitKind::Header) {
         output = std::move(result.header);
       } else if (options.emit == EmitKind::Ptx || options.emit == EmitKind::Cubin) {
+        if (result.distributed) {
+          diags.report(DiagId::NotImplemented, std::string("a multi-GPU kernel takes its tleDistContext through the generated launcher: emit CUDA "
+                                                           "C++ (--emit=cuda) and compile it with nvcc; --emit=") +
+                                                   emitKindName(options.emit) + " has no launcher");
+          return false;
+        }
         NvrtcRequest request;
         request.source = std::move(result.source);
         request.name = cuda.inputName + ".cu";

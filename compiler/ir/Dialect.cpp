@@ -385,12 +385,15 @@ static LogicalResult verifySignalPointer(Operation *op, Type ptrType) {
 LogicalResult WaitOp::verify() {
   if (!llvm::is_contained({"gpu", "sys"}, getScope())) return emitOpError("scope must be 'gpu' or 'sys'");
   if (!llvm::is_contained({"acquire", "relaxed"}, getSemantic())) return emitOpError("semantic must be 'acquire' or 'relaxed'");
+  if (auto ptr = dyn_cast<PointerType>(elementTypeOf(getPtr().getType())); ptr && ptr.getPointeeType() != getValue().getType())
+    return emitOpError("the wait value must have the signals' type");
   return verifySignalPointer(*this, getPtr().getType());
 }
 
 LogicalResult NotifyOp::verify() {
   if (!llvm::is_contained({"set", "add"}, getSigOp())) return emitOpError("sig_op must be 'set' or 'add'");
-  if (!llvm::is_contained({"gpu", "sys"}, getScope())) return emitOpError("scope must be 'gpu' or 'sys'");
+  if (!llvm::is_contained({"gpu", "intra_node", "inter_node"}, getScope()))
+    return emitOpError("scope must be 'gpu', 'intra_node' or 'inter_node'");
   return verifySignalPointer(*this, getPtr().getType());
 }
 

@@ -41,6 +41,15 @@ void setClusterSize(Operation *kernel, unsigned blocks) {
   dialect(kernel).getClusterSizeAttrHelper().setAttr(kernel, Builder(kernel->getContext()).getI32IntegerAttr(static_cast<int32_t>(blocks)));
 }
 
+unsigned meshRanks(Operation *op) {
+  if (auto n = dialect(op).getMeshRanksAttrHelper().getAttr(kernelOf(op))) return static_cast<unsigned>(n.getInt());
+  return 0;
+}
+
+void setMeshRanks(Operation *kernel, unsigned ranks) {
+  dialect(kernel).getMeshRanksAttrHelper().setAttr(kernel, Builder(kernel->getContext()).getI32IntegerAttr(static_cast<int32_t>(ranks)));
+}
+
 std::optional<unsigned> ownNumStages(Operation *loop) {
   if (auto n = dialect(loop).getNumStagesAttrHelper().getAttr(loop)) return static_cast<unsigned>(n.getInt());
   return std::nullopt;

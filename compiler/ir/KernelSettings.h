@@ -22,6 +22,9 @@ const TargetInfo &targetOf(mlir::Operation *op, const std::string &override = ""
 // Blocks per thread-block cluster (1: the kernel is not launched on clusters).
 unsigned clusterSize(mlir::Operation *op);
 void setClusterSize(mlir::Operation *kernel, unsigned blocks);
+// The number of GPUs (ranks) the kernel's device mesh spans (0: no node or device level).
+unsigned meshRanks(mlir::Operation *op);
+void setMeshRanks(mlir::Operation *kernel, unsigned ranks);
 // A loop's own depth (tl.range(num_stages=)), else the kernel's.
 unsigned loopNumStages(mlir::Operation *loop, unsigned kernelStages);
 std::optional<unsigned> ownNumStages(mlir::Operation *loop);

@@ -167,15 +167,20 @@ def Tle_NumRanksOp : Tle_Op<"num_ranks", [Pure]> {
 }
 
 def Tle_WaitOp : Tle_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "wait until the signal(s) at `ptr` reach `count`; returns a token";
-  let arguments = (ins Tle_PtrLike:$ptr, I32:$count, StrAttr:$scope, StrAttr:$semantic);
+  let summary = "wait until each of the `count` signals from `ptr` equals `value`; returns a token";
+  let arguments = (ins Tle_PtrLike:$ptr, I32:$count, AnySignlessInteger:$value, StrAttr:$scope, StrAttr:$semantic);
   let results = (outs I32:$token);
-  let assemblyFormat = "$ptr `,` $count attr-dict `:` type($ptr)";
+  let assemblyFormat = "$ptr `,` $count `,` $value attr-dict `:` type($ptr) `,` type($value)";
   let hasVerifier = 1;
 }
 
 def Tle_NotifyOp : Tle_Op<"notify", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "set or add `signal` at `ptr` on rank `rank`";
+  let description = [{
+    `scope` "gpu": the signal at `ptr` on this GPU (`rank` is not used, as in
+    Triton-distributed); "intra_node": at `ptr`'s symmetric counterpart on rank `rank`,
+    through NVLink/PCIe peer memory; "inter_node": the same over the network.
+  }];
   let arguments = (ins Tle_PtrLike:$ptr, I32:$rank, AnySignlessInteger:$signal, StrAttr:$sigOp, StrAttr:$scope);
   let assemblyFormat = "$ptr `,` $rank `,` $signal attr-dict `:` type($ptr) `,` type($signal)";
   let hasVerifier = 1;

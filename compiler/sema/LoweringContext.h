@@ -73,6 +73,7 @@ struct BuiltinState {
   std::optional<Value> launchMesh;
   SourceRange launchMeshAt;
   unsigned clusterSize = 1;  // blocks per thread-block cluster: the launch mesh's block_cluster axes
+  unsigned meshRanks = 0;    // GPUs of the launch mesh: its node and device axes (0: none)
   bool insideWarpPartition = false;  // lowering a worker partition of tle.gpu.warp_specialize
   bool inWarpSpecialize = false;     // lowering any of its partitions
 };

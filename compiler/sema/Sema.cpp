@@ -475,6 +475,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
       Value result = fl.lowerFunctionBody(fn, scope_, std::move(params), 0);
       if (result.kind != Value::Kind::None) fl.context().fail(fn.nameRange, DiagId::TypeMismatch, "a kernel cannot return a value");
       if (unsigned blocks = fl.context().state().clusterSize; blocks > 1) tle::ir::setClusterSize(func, blocks);
+      if (unsigned ranks = fl.context().state().meshRanks) tle::ir::setMeshRanks(func, ranks);
       builder_.create<mlir::func::ReturnOp>(fl.context().loc(fn.range));
     } catch (const LoweringFailed &) {
       func.erase();

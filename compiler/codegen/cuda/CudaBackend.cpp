@@ -25,6 +25,7 @@ std::string banner(const std::string &input) {
 // The launcher's argument list and the kernel's argument list.
 std::string launcherParams(const cuda::PrintedKernel &k) {
   std::string s = "tleStream stream, unsigned grid_x, unsigned grid_y, unsigned grid_z";
+  if (k.distributed) s += ", const tleDistContext *dist";
   for (const cuda::KernelParam &p : k.params) s += ", " + p.hostType + " " + p.name;
   return s;
 }
@@ -52,6 +53,22 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
   if (k.clusterSize > 1)
     o << "  if (grid_x % " << k.clusterSize << " != 0) return TLE_ERROR_CLUSTER_GRID;  // clusters of " << k.clusterSize
       << " blocks along x\n";
+  if (k.distributed) {
+    // The context must be this kernel's: its mesh's GPUs, reachable as peers, this device.
+    o << "  if (!dist) return TLE_ERROR_INVALID_ARGUMENT;\n"
+      << "  const tleDistDevice *dist_device = tleDistDeviceOf(dist);\n";
+    if (k.meshRanks)
+      o << "  if (dist_device->comm.nRanks != " << k.meshRanks << ") return TLE_ERROR_DIST_MISMATCH;  // the mesh's GPUs\n";
+    o << "  if (dist_device->comm.lsaSize != dist_device->comm.nRanks) return TLE_ERROR_DIST_MISMATCH;  // peers beyond NVLink/PCIe\n"
+      << "  {\n"
+      << "    int device = 0;\n"
+      << "    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
+      << "    if (device != dist_device->cudaDevice) return TLE_ERROR_DIST_MISMATCH;\n"
+      << "  }\n";
+    if (k.deviceBarrier)
+      o << "  if (static_cast<unsigned long long>(grid_x) * grid_y * grid_z > static_cast<unsigned long long>(dist_device->barrierBlocks))\n"
+        << "    return TLE_ERROR_DIST_GRID;  // one NCCL LSA barrier per block\n";
+  }
   for (const cuda::KernelParam &p : k.params) {
     if (p.divisibility == 16 && p.isPointer)
       o << "  if (reinterpret_cast<uintptr_t>(" << p.name << ") % 16 != 0) return TLE_ERROR_BROKEN_HINT;\n";
@@ -83,6 +100,7 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     }
     argArray += (argArray.empty() ? "" : ", ") + std::string("(void *)&") + local;
   }
+  if (k.distributed) argArray += (argArray.empty() ? "" : ", ") + std::string("(void *)dist_device");
   o << "  void *args[] = {" << (argArray.empty() ? "nullptr" : argArray) << "};\n";
   // Grid barriers need every block resident at once: a cooperative launch, which fails with
   // a status (cudaErrorCooperativeLaunchTooLarge) for a grid that does not fit.
@@ -134,6 +152,9 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
 std::string headerDeclarations(const cuda::PrintedKernel &k) {
   std::ostringstream o;
   o << "/* " << k.name << ": " << k.threadsPerBlock << " threads per block. Returns TLE_SUCCESS or an error; never prints. */\n";
+  if (k.distributed)
+    o << "/* Distributed: launch on every rank of `dist` (tle/distributed.h), with the same grid"
+      << (k.deviceBarrier ? " (at most the context's barrierBlocks blocks, all resident: a cooperative launch)" : "") << ". */\n";
   o << "tleStatus " << k.name << "_launch(" << launcherParams(k) << ");\n";
   o << "tleStatus " << k.name << "_resources(int device, tleKernelResources *resources);\n\n";
   return o.str();
@@ -166,8 +187,12 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   bool atomics = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesAtomics; });
   bool clusters = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesClusters; });
   bool grids = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.cooperative; });
+  bool signals = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesSignals; });
+  bool distributed = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.distributed; });
+  out.distributed = distributed;
   cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "")
-     << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << (grids ? "#include <tle/cuda/grid.cuh>\n" : "") << "\n";
+     << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << (grids ? "#include <tle/cuda/grid.cuh>\n" : "")
+     << (distributed ? "#include <tle/cuda/distributed.cuh>\n" : signals ? "#include <tle/cuda/signal.cuh>\n" : "") << "\n";
   // TLE-Raw functions, once each (a .tle file names each function once), as written.
   std::set<std::string> printedRaw;
   for (const cuda::PrintedKernel &k : kernels)

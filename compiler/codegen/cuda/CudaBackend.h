@@ -25,6 +25,7 @@ struct CudaOptions {
 struct CudaOutput {
   std::string source;  // the .cu file
   std::string header;  // the launchers' C header
+  bool distributed = false;  // a kernel takes a tleDistContext (needs NCCL and its launcher)
 };
 
 // Reports what it cannot print (a not-implemented error at the op) and returns false.

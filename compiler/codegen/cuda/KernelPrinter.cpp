@@ -31,7 +31,17 @@ void KernelPrinter::print(PrintedKernel &out) {
     params += (params.empty() ? "" : ", ") + p.deviceType + " " + p.name;
     out.params.push_back(p);
   }
+  // Kernels that reach other GPUs take the context's device view as a last parameter.
+  bool distributed = false;
+  f_.walk([&](Operation *op) {
+    if (isa<ir::RankOp, ir::NumRanksOp, ir::SymmAtOp>(op)) distributed = true;
+    if (auto r = dyn_cast<ir::RemoteOp>(op); r && r.getSpace() == "device") distributed = true;
+    if (auto n = dyn_cast<ir::NotifyOp>(op); n && n.getScope() != "gpu") distributed = true;
+    if (auto b = dyn_cast<ir::DistributedBarrierOp>(op); b && b.getKind() == "device") distributed = true;
+  });
+  if (distributed) dist_ = claim("tle_dist");
   block(f_.getBody().front());
+  if (distributed) params += (params.empty() ? "" : ", ") + std::string("const tleDistDevice ") + dist_;
 
   std::ostringstream code;
   code << spelling_.namespaceBlock();
@@ -47,6 +57,10 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.usesAtomics = usesAtomics_;
   out.usesClusters = usesClusters_ || out.clusterSize > 1;
   out.cooperative = cooperative_;
+  out.usesSignals = usesSignals_;
+  out.distributed = distributed;
+  out.deviceBarrier = deviceBarrier_;
+  out.meshRanks = ir::meshRanks(f_);
   out.rawFunctions = rawFunctions_;
 }
 
@@ -217,7 +231,12 @@ void KernelPrinter::printOperation(Operation *op) {
       .Case<ir::BarrierOp>([&](ir::BarrierOp b) {
         line() << "tle::barrier();" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
       })
-      .Case<gpu::ClusterRankOp, ir::RemoteOp, ir::DistributedBarrierOp>([&](Operation *) { printClusterOperation(op); })
+      .Case<ir::RemoteOp>([&](ir::RemoteOp r) { r.getSpace() == "device" ? printDistributedOperation(op) : printClusterOperation(op); })
+      .Case<ir::DistributedBarrierOp>(
+          [&](ir::DistributedBarrierOp b) { b.getKind() == "device" ? printDistributedOperation(op) : printClusterOperation(op); })
+      .Case<gpu::ClusterRankOp>([&](Operation *) { printClusterOperation(op); })
+      .Case<ir::RankOp, ir::NumRanksOp, ir::SymmAtOp, ir::NotifyOp, ir::WaitOp, ir::ConsumeTokenOp>(
+          [&](Operation *) { printDistributedOperation(op); })
       .Case<gpu::AsyncLoadOp>([&](gpu::AsyncLoadOp a) {
         if (!a.getOffset()) throw Unsupported{"an asynchronous load without staging (tlec bug: tle-plan-shared-memory did not run)"};
         std::string staging = "tle_smem + " + std::to_string(*a.getOffset());
@@ -469,7 +488,6 @@ void KernelPrinter::printClusterOperation(Operation *op) {
   llvm::TypeSwitch<Operation *>(op)
       .Case<gpu::ClusterRankOp>([&](gpu::ClusterRankOp) { define(op, "tle::cluster_rank()", "cluster_rank"); })
       .Case<ir::RemoteOp>([&](ir::RemoteOp r) {
-        if (r.getSpace() != "cluster") throw Unsupported{"tle.remote across GPUs (space='device')"};
         define(op, "tle::cluster_map(" + expr(r.getSrc()) + ", " + expr(r.getShard()) + ")", "remote");
       })
       .Case<ir::DistributedBarrierOp>([&](ir::DistributedBarrierOp b) {
@@ -487,8 +505,46 @@ void KernelPrinter::printClusterOperation(Operation *op) {
           cooperative_ = true;
           line() << "tle::grid_barrier();" << why << "\n";
         } else {
-          throw Unsupported{"tle.distributed_barrier across GPUs"};
+          throw Unsupported{"tle.distributed_barrier of kind '" + b.getKind().str() + "'"};
         }
+      });
+}
+
+// Multi-GPU: ranks, peer pointers, signals and barriers on NCCL's device API
+// (tle/cuda/distributed.cuh); signals on this GPU need no context (tle/cuda/signal.cuh).
+void KernelPrinter::printDistributedOperation(Operation *op) {
+  usesSignals_ = true;
+  auto scope = [](StringRef s) { return s == "gpu" ? "cuda::thread_scope_device" : "cuda::thread_scope_system"; };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<ir::RankOp>([&](ir::RankOp) { define(op, "tle::dist::rank(" + dist_ + ")", "rank"); })
+      .Case<ir::NumRanksOp>([&](ir::NumRanksOp) { define(op, "tle::dist::num_ranks(" + dist_ + ")", "num_ranks"); })
+      .Case<ir::SymmAtOp>([&](ir::SymmAtOp s) {
+        define(op, "tle::dist::peer(" + dist_ + ", " + expr(s.getPtr()) + ", " + expr(s.getRank()) + ")", "remote");
+      })
+      .Case<ir::RemoteOp>([&](ir::RemoteOp r) {
+        define(op, "tle::dist::peer(" + dist_ + ", " + expr(r.getSrc()) + ", " + expr(r.getShard()) + ")", "remote");
+      })
+      .Case<ir::NotifyOp>([&](ir::NotifyOp n) {
+        if (n.getScope() == "inter_node")
+          throw Unsupported{"dl.notify(comm_scope='inter_node'): tlec reaches other GPUs through NVLink/PCIe peer memory only "
+                            "(NCCL's network path, GIN, is not lowered yet)"};
+        std::string signal = n.getScope() == "gpu" ? expr(n.getPtr()) : "tle::dist::peer(" + dist_ + ", " + expr(n.getPtr()) + ", " + expr(n.getRank()) + ")";
+        line() << "tle::dist::notify<" << scope(n.getScope()) << ", tle::dist::SignalOp::" << n.getSigOp().str() << ">(" << signal << ", "
+               << expr(n.getSignal()) << ");\n";
+      })
+      .Case<ir::WaitOp>([&](ir::WaitOp w) {
+        define(op, "tle::dist::wait<" + std::string(scope(w.getScope())) + ", " + (w.getSemantic() == "acquire" ? "true" : "false") + ">(" +
+                       expr(w.getPtr()) + ", " + expr(w.getCount()) + ", " + expr(w.getValue()) + ")",
+               "token");
+      })
+      .Case<ir::ConsumeTokenOp>([&](ir::ConsumeTokenOp c) {
+        define(op, "tle::dist::consume(" + expr(c.getValue()) + ", " + expr(c.getToken()) + ")", "ordered");
+      })
+      .Case<ir::DistributedBarrierOp>([&](ir::DistributedBarrierOp b) {
+        if (ir::clusterSize(f_) > 1) throw Unsupported{"a barrier over GPUs in a cluster kernel (a cooperative launch of clusters)"};
+        cooperative_ = true;
+        deviceBarrier_ = true;
+        line() << "tle::dist::barrier_all(" << dist_ << ");" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
       });
 }
 

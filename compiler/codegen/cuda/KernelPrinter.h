@@ -32,6 +32,10 @@ struct PrintedKernel {
   unsigned clusterSize = 1;           // blocks per thread-block cluster (__cluster_dims__ along x)
   bool usesClusters = false;          // needs tle/cuda/cluster.cuh
   bool cooperative = false;           // has grid barriers: launched cooperatively (tle/cuda/grid.cuh)
+  bool usesSignals = false;           // Triton-distributed signals (tle/cuda/signal.cuh)
+  bool distributed = false;           // takes the tleDistContext's device view (tle/cuda/distributed.cuh)
+  bool deviceBarrier = false;         // has a barrier over GPUs: one LSA barrier per block
+  unsigned meshRanks = 0;             // GPUs its device mesh spans (0: not fixed by a mesh)
   // TLE-Raw CUDA functions the kernel calls: (name, source), printed once before the kernels.
   std::vector<std::pair<std::string, std::string>> rawFunctions;
 };

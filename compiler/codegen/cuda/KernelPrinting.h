@@ -77,6 +77,7 @@ class KernelPrinter {
   void printOperandOperation(Operation *op);
   void printRearrangement(Operation *op);
   void printClusterOperation(Operation *op);
+  void printDistributedOperation(Operation *op);
   void printBufferOperation(Operation *op);
   void printDebugOperation(Operation *op);
 
@@ -131,6 +132,9 @@ class KernelPrinter {
   bool usesAtomics_ = false;
   bool usesClusters_ = false;
   bool cooperative_ = false;
+  bool usesSignals_ = false;
+  bool deviceBarrier_ = false;
+  std::string dist_;  // the kernel's tleDistDevice parameter, when it takes one
   int submeshBarriers_ = 0;  // sub-mesh barriers printed so far: each has its own counters
   std::vector<std::pair<std::string, std::string>> rawFunctions_;
 };

@@ -179,6 +179,11 @@ Value distributedBarrier(LoweringContext &cx, BuiltinCall &c) {
   }
   std::sort(axes.begin(), axes.end());
   std::string kind = device ? "device" : block ? "grid" : axes == clusterAxes ? "cluster" : "submesh";
+  if (device)
+    for (size_t k = 0; k < launch.names.size(); ++k)
+      if (isDeviceLevel(launch, k) && std::find(axes.begin(), axes.end(), static_cast<int64_t>(k)) == axes.end())
+        cx.fail(where[0], DiagId::NotImplemented, "tle.distributed_barrier over some of the mesh's GPUs (without its axis '" +
+                                                      launch.names[k] + "'): tlec synchronizes either every GPU of the mesh or one GPU's blocks");
   if (kind == "submesh") {
     // In the cluster's own coordinates: its block_cluster axes, and which of them the
     // synchronizing blocks span.

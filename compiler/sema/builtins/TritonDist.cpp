@@ -42,16 +42,32 @@ Value rankOrNumRanks(LoweringContext &cx, BuiltinCall &c) {
   return Value::ofRuntime(r, i32Type());
 }
 
-// dl.wait(barrierPtrs, numBarriers, scope="gpu", semantic="acquire"): a token.
+// The signal value of notify and wait, in the signals' own type (default 1).
+Value signalValue(LoweringContext &cx, const std::optional<Value> &v, SourceRange where, SourceRange at, DType signals) {
+  TType t;
+  t.dtype = signals;
+  Value value = v && v->kind != Value::Kind::None ? (v->isRuntime() ? cx.cast(*v, signals, where) : cx.toRuntime(*v, where, &t))
+                                                  : cx.toRuntime(Value::ofInt(1), at, &t);
+  if (value.type.isBlock()) cx.fail(where, DiagId::TypeMismatch, "the signal value must be a scalar");
+  return value;
+}
+
+// dl.wait(barrierPtrs, numBarriers, scope="gpu", semantic="acquire", waitValue=1): a token.
 Value wait(LoweringContext &cx, BuiltinCall &c) {
   std::vector<SourceRange> where;
-  auto a = bindArgs(cx, "dl.wait", {{"barrierPtrs", true}, {"numBarriers", true}, {"scope", false}, {"semantic", false}}, c.args, c.at, &where);
+  auto a = bindArgs(cx, "dl.wait",
+                    {{"barrierPtrs", true}, {"numBarriers", true}, {"scope", false}, {"semantic", false}, {"waitValue", false}}, c.args,
+                    c.at, &where);
   requireSignalPtr(cx, *a[0], where[0], "dl.wait");
+  if (a[0]->type.isBlock())
+    cx.fail(where[0], DiagId::TypeMismatch, "dl.wait takes the first of consecutive signals as a scalar pointer, got " + withArticle(a[0]->type.str()));
   Value count = cx.integerScalarI32(*a[1], where[1], "the signal count");
   std::string scope = oneOf(cx, a[2], where[2], "gpu", {"gpu", "sys"}, "the scope");
   std::string sem = oneOf(cx, a[3], where[3], "acquire", {"acquire", "relaxed"}, "the semantic");
+  Value value = signalValue(cx, a[4], where[4], c.at, a[0]->type.dtype);
   mlir::OpBuilder &b = cx.builder();
-  auto op = b.create<tle::ir::WaitOp>(cx.loc(c.at), b.getI32Type(), a[0]->ir, count.ir, b.getStringAttr(scope), b.getStringAttr(sem));
+  auto op = b.create<tle::ir::WaitOp>(cx.loc(c.at), b.getI32Type(), a[0]->ir, count.ir, value.ir, b.getStringAttr(scope),
+                                      b.getStringAttr(sem));
   return Value::ofRuntime(op.getResult(), i32Type());
 }
 
@@ -61,14 +77,14 @@ Value notify(LoweringContext &cx, BuiltinCall &c) {
   auto a = bindArgs(cx, "dl.notify", {{"ptr", true}, {"rank", true}, {"signal", false}, {"sig_op", false}, {"comm_scope", false}},
                     c.args, c.at, &where);
   requireSignalPtr(cx, *a[0], where[0], "dl.notify");
+  if (a[0]->type.isBlock())
+    cx.fail(where[0], DiagId::TypeMismatch, "dl.notify signals one scalar pointer, got " + withArticle(a[0]->type.str()));
   Value rank = cx.integerScalarI32(*a[1], where[1], "the rank");
-  TType sigType;
-  sigType.dtype = a[0]->type.dtype;
-  Value signal = a[2] ? (a[2]->isRuntime() ? cx.cast(*a[2], sigType.dtype, where[2]) : cx.toRuntime(*a[2], where[2], &sigType))
-                      : cx.toRuntime(Value::ofInt(1), c.at, &sigType);
-  if (signal.type.isBlock()) cx.fail(where[2], DiagId::TypeMismatch, "the signal value must be a scalar");
+  Value signal = signalValue(cx, a[2], where[2], c.at, a[0]->type.dtype);
   std::string sigOp = oneOf(cx, a[3], where[3], "set", {"set", "add"}, "sig_op");
-  std::string scope = oneOf(cx, a[4], where[4], "gpu", {"gpu", "sys"}, "comm_scope");
+  // "sys" (system scope) reaches the peer the same way as "intra_node".
+  std::string scope = oneOf(cx, a[4], where[4], "gpu", {"gpu", "intra_node", "inter_node", "sys"}, "comm_scope");
+  if (scope == "sys") scope = "intra_node";
   mlir::OpBuilder &b = cx.builder();
   b.create<tle::ir::NotifyOp>(cx.loc(c.at), a[0]->ir, rank.ir, signal.ir, b.getStringAttr(sigOp), b.getStringAttr(scope));
   return Value::none();

@@ -112,6 +112,15 @@ void AxisAnalysis::visit(Operation *op) {
     for (auto [arg, result] : llvm::zip(loop.getRegionIterArgs(), loop.getResults())) info_[result] = lookup(arg);
     return;
   }
+  // A branch's result holds what both branches' yielded values hold (a pointer chosen by
+  // `if`: its alignment stays known when both choices have it).
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    for (Region &region : op->getRegions()) visitRegion(region);
+    if (branch.getElseRegion().empty()) return;
+    for (auto [i, result] : llvm::enumerate(branch.getResults()))
+      info_[result] = join(lookup(branch.thenYield().getOperand(i)), lookup(branch.elseYield().getOperand(i)));
+    return;
+  }
   if (op->getNumRegions() != 0) {
     for (Region &region : op->getRegions()) visitRegion(region);
     return;
@@ -133,6 +142,13 @@ void AxisAnalysis::visit(Operation *op) {
         return a;
       })
       .Case<ir::SplatOp>([&](ir::SplatOp s) -> std::optional<AxisInfo> { return splatOf(type, operand(0).divisibility[0]); })
+      // A peer's mapping of the symmetric heap is this rank's moved by a multiple of 4 GiB
+      // (NCCL's LSA stride), and consume_token is its operand: the same facts.
+      .Case<ir::SymmAtOp, ir::ConsumeTokenOp>([&](Operation *) -> std::optional<AxisInfo> { return operand(0); })
+      .Case<ir::RemoteOp>([&](ir::RemoteOp r) -> std::optional<AxisInfo> {
+        if (r.getSpace() == "device") return operand(0);
+        return std::nullopt;
+      })
       .Case<arith::AddIOp, ir::AddPtrOp>([&](Operation *) -> std::optional<AxisInfo> {
         AxisInfo a = operand(0), b = operand(1);
         int64_t scale = 1;

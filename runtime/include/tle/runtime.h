@@ -36,6 +36,19 @@ typedef int tleStatus;
  * something that would be wrong on an NPU (an unordered pipe hazard, a flag misused, a buffer
  * out of its memory or misaligned); the findings went to stderr. */
 #define TLE_ERROR_ASCENDC_EMULATION (-7)
+/* tle/distributed.h: an NCCL call failed (tleDistLastNcclResult says which result). */
+#define TLE_ERROR_NCCL (-8)
+/* tle/distributed.h: the symmetric heap has no room for the allocation. */
+#define TLE_ERROR_DIST_HEAP (-9)
+/* A distributed kernel was launched with a context that does not fit it: the kernel's device
+ * mesh has another number of ranks than the communicator, or the current CUDA device is not
+ * the context's. Nothing was launched. */
+#define TLE_ERROR_DIST_MISMATCH (-10)
+/* A kernel with a device-wide barrier got more blocks than the context's barrierBlocks. */
+#define TLE_ERROR_DIST_GRID (-11)
+
+/* A multi-GPU context (tle/distributed.h); launchers of distributed kernels take one. */
+typedef struct tleDistContext tleDistContext;
 
 /* A short description of a tlec status; CUDA codes are described as "CUDA error N". */
 static inline const char *tleStatusName(tleStatus status) {
@@ -48,6 +61,10 @@ static inline const char *tleStatusName(tleStatus status) {
   case TLE_ERROR_NOT_A_TLE_KERNEL: return "the module's kernel was not compiled by tlec (no NAME_tle_launch)";
   case TLE_ERROR_CLUSTER_GRID: return "grid_x is not a multiple of the kernel's thread-block cluster size";
   case TLE_ERROR_ASCENDC_EMULATION: return "the AscendC CPU emulation found a hazard or misuse (see stderr)";
+  case TLE_ERROR_NCCL: return "an NCCL call failed (see tleDistLastNcclResult)";
+  case TLE_ERROR_DIST_HEAP: return "the symmetric heap is full";
+  case TLE_ERROR_DIST_MISMATCH: return "the distributed context does not fit the kernel (mesh ranks or CUDA device)";
+  case TLE_ERROR_DIST_GRID: return "more blocks than the distributed context's barrierBlocks";
   default: return status > 0 ? "CUDA error (see cudaGetErrorString)" : "unknown tlec status";
   }
 }
