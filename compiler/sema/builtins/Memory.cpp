@@ -103,8 +103,11 @@ Value load(LoweringContext &cx, BuiltinCall &c) {
     mask = *a[1];
     if (!mask->isRuntime()) mask = cx.toRuntime(*mask, where[1]);
     if (mask->type.dtype != DType::I1) mask = cx.cast(*mask, DType::I1, where[1]);
+    if (mask->type.isBlock() && !ptr.type.isBlock())
+      cx.fail(where[1], DiagId::ShapeMismatch, "tl.load's mask is " + withArticle(mask->type.str()) +
+                                                   " but its pointer is a scalar; as in Triton, a block mask needs a block of pointers");
     if (mask->type.shape != ptr.type.shape) {
-      std::vector<int64_t> shape = ptr.type.isBlock() ? ptr.type.shape : mask->type.shape;
+      std::vector<int64_t> shape = ptr.type.shape;
       ptr = cx.broadcastTo(ptr, shape, where[0]);
       if (mask->type.shape != shape) {
         if (mask->type.shape.size() > shape.size())
@@ -166,7 +169,10 @@ Value store(LoweringContext &cx, BuiltinCall &c) {
     cx.fail(where[0], DiagId::TypeMismatch, "tl.store needs a pointer or a block of pointers, got " +
                                                 (ptr.isRuntime() ? ptr.type.str() : ptr.describe()));
   Value value = *a[1];
-  if (value.isRuntime() && value.type.isBlock() && !ptr.type.isBlock()) ptr = cx.broadcastTo(ptr, value.type.shape, where[0]);
+  if (value.isRuntime() && value.type.isBlock() && !ptr.type.isBlock())
+    cx.fail(where[1], DiagId::ShapeMismatch, "tl.store's value is " + withArticle(value.type.str()) +
+                                                 " but its pointer is a scalar; as in Triton, a block value needs a block of pointers "
+                                                 "(every element would go to one address)");
   if (value.isRuntime() && value.type.shape.size() > ptr.type.shape.size())
     cx.fail(where[1], DiagId::ShapeMismatch, "cannot store " + withArticle(value.type.str()) + " through " + withArticle(ptr.type.str()));
   TType elem = ptr.type.withDType(ptr.type.dtype);
@@ -209,6 +215,9 @@ Value atomic(LoweringContext &cx, BuiltinCall &c) {
   TType elem = ptr.type.withDType(ptr.type.dtype);
   auto operand = [&](size_t i) {
     Value v = a[i]->isRuntime() ? cx.cast(*a[i], elem.dtype, where[i]) : cx.toRuntime(*a[i], where[i], &elem);
+    if (v.type.isBlock() && !ptr.type.isBlock())
+      cx.fail(where[i], DiagId::ShapeMismatch, "tl." + member + "'s operand is " + withArticle(v.type.str()) +
+                                                   " but its pointer is a scalar; as in Triton, a block operand needs a block of pointers");
     if (v.type.shape.size() > ptr.type.shape.size()) ptr = cx.broadcastTo(ptr, v.type.shape, where[0]);
     return v;
   };
