@@ -28,6 +28,16 @@ if(TLE_SANITIZE)
   add_link_options(-fsanitize=${TLE_SANITIZE})
 endif()
 
+# libFuzzer targets (tests/fuzz): clang's coverage instrumentation on every translation unit,
+# so that the sanitizer build's libraries are the fuzzers' too.
+option(TLE_FUZZ "Build the libFuzzer targets (needs clang; use with TLE_SANITIZE)" OFF)
+if(TLE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "TLE_FUZZ needs clang (e.g. -DCMAKE_CXX_COMPILER=clang++-19), not ${CMAKE_CXX_COMPILER_ID}")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # Warnings for our own code; generated and third-party code opts out per target.
 add_library(tle_warnings INTERFACE)
 target_compile_options(tle_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)

@@ -9,6 +9,7 @@ packages=(
   antlr4 libantlr4-runtime-dev uuid-dev default-jre-headless
   libspdlog-dev libfmt-dev libcxxopts-dev doctest-dev
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
+  clang-19 libclang-rt-19-dev
 )
 
 missing=()

@@ -199,6 +199,18 @@ Value LoweringContext::broadcastTo(const Value &in, const std::vector<int64_t> &
     auto op = builder_.create<tle::ir::SplatOp>(l, irType(t), v.ir);
     return Value::ofRuntime(op.getResult(), t);
   }
+  // Every caller's shapes must broadcast (numpy's rule, one way); this is the last check
+  // before an op that would not verify.
+  bool fits = v.type.shape.size() <= shape.size();
+  for (size_t i = 0; fits && i < v.type.shape.size(); ++i) {
+    int64_t from = v.type.shape[v.type.shape.size() - 1 - i], to = shape[shape.size() - 1 - i];
+    fits = from == to || from == 1;
+  }
+  if (!fits) {
+    std::string dims;
+    for (int64_t d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    fail(at, DiagId::ShapeMismatch, "cannot broadcast " + withArticle(v.type.str()) + " to the shape [" + dims + "]");
+  }
   // Lower rank: insert leading unit dimensions first.
   while (v.type.shape.size() < shape.size()) {
     std::vector<int64_t> s = v.type.shape;
