@@ -7,6 +7,7 @@
 #include "ir/DsaDialect.h"
 #include "ir/GpuDialect.h"
 #include "ir/KernelSettings.h"
+#include "ir/Locations.h"
 #include "sema/Lowering.h"
 #include "support/SourceManager.h"
 
@@ -189,6 +190,31 @@ private:
   const ast::Module &module_;
   const SemaOptions &options_;
   SourceManager &sources_;
+
+  // Triton's limit on a block's elements (TRITON_MAX_TENSOR_NUMEL): more does not fit one
+  // program and would make the generated code explode. Checked on every value sema made,
+  // at the op that made it; throws LoweringFailed after reporting.
+  void checkBlockSizes(mlir::func::FuncOp func) {
+    constexpr int64_t kMaxBlockElements = int64_t(1) << 20;
+    std::optional<std::pair<mlir::Operation *, mlir::RankedTensorType>> over;
+    func.walk([&](mlir::Operation *op) {
+      for (mlir::Type t : op->getResultTypes()) {
+        mlir::RankedTensorType tensor = llvm::dyn_cast<mlir::RankedTensorType>(t);
+        if (auto buffer = llvm::dyn_cast<tle::ir::BufferType>(t)) tensor = llvm::dyn_cast<mlir::RankedTensorType>(buffer.getBlockType());
+        if (!tensor || !tensor.hasStaticShape() || over) continue;
+        if (tensor.getNumElements() > kMaxBlockElements) over = {op, tensor};
+      }
+    });
+    if (!over) return;
+    SourceRange at;
+    if (auto file = tle::ir::fileLocation(over->first->getLoc()))
+      at = SourceRange(SourceLoc{sources_.findFile(file->getFilename().str()), file->getLine(), file->getColumn()});
+    std::string dims;
+    for (int64_t d : over->second.getShape()) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    diags_.report(DiagId::ShapeMismatch, at, "a block of " + std::to_string(over->second.getNumElements()) + " elements ([" + dims +
+                                                 "]) is over the limit of 1048576 (Triton's TRITON_MAX_TENSOR_NUMEL)");
+    throw LoweringFailed{};
+  }
   DiagnosticEngine &diags_;
   mlir::MLIRContext &ctx_;
   mlir::OpBuilder builder_;
@@ -474,6 +500,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
     try {
       Value result = fl.lowerFunctionBody(fn, scope_, std::move(params), 0);
       if (result.kind != Value::Kind::None) fl.context().fail(fn.nameRange, DiagId::TypeMismatch, "a kernel cannot return a value");
+      checkBlockSizes(func);
       if (unsigned blocks = fl.context().state().clusterSize; blocks > 1) tle::ir::setClusterSize(func, blocks);
       if (unsigned ranks = fl.context().state().meshRanks) tle::ir::setMeshRanks(func, ranks);
       builder_.create<mlir::func::ReturnOp>(fl.context().loc(fn.range));
