@@ -30,7 +30,10 @@ Value arange(LoweringContext &cx, BuiltinCall &c) {
   int64_t n = end - start;
   if (end <= start) cx.fail(c.at, DiagId::ConstantError, "tl.arange needs end > start, got " + std::to_string(start) + " and " + std::to_string(end));
   if ((n & (n - 1)) != 0) cx.fail(c.at, DiagId::ShapeMismatch, "tl.arange's range must have a power-of-two size, got " + std::to_string(n));
-  if (start < INT32_MIN || end > INT32_MAX) cx.fail(c.at, DiagId::ConstantError, "tl.arange bounds must fit in int32");
+  // As in Triton: the range is of non-negative int32 values.
+  if (start < 0 || end > INT32_MAX)
+    cx.fail(c.at, DiagId::ConstantError, "tl.arange's bounds must be in [0, 2**31 - 1], got " + std::to_string(start) + " and " +
+                                             std::to_string(end));
   TType t;
   t.dtype = DType::I32;
   t.shape = {n};

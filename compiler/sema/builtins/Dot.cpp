@@ -41,6 +41,8 @@ Value dot(LoweringContext &cx, BuiltinCall &c) {
   }
   if (in == DType::I1 || (isInt(in) && in != DType::I8 && in != DType::U8))
     cx.fail(c.at, DiagId::TypeMismatch, std::string("tl.dot supports int8, fp8, fp16, bf16, fp32 and fp64 inputs, got ") + dtypeName(in));
+  if ((in == DType::I8 || in == DType::U8) && k < 32)
+    cx.fail(c.at, DiagId::ShapeMismatch, "tl.dot on 8-bit integers needs K >= 32 (as in Triton), got K=" + std::to_string(k));
   DType out = isInt(in) ? DType::I32 : in == DType::FP64 ? DType::FP64 : DType::FP32;
   if (a[6] && a[6]->kind != Value::Kind::None) out = cx.requireDType(*a[6], where[6], "out_dtype");
   std::vector<int64_t> shape = x.type.shape;

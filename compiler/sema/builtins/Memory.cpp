@@ -236,6 +236,8 @@ Value atomic(LoweringContext &cx, BuiltinCall &c) {
   std::optional<Value> mask = maskArg(cx, a[2], ptr.type.shape, where[2]);
   std::string kind = member.substr(7);
   DType d = elem.dtype;
+  if (kind == "xchg" && (d == DType::FP16 || d == DType::BF16))
+    cx.fail(c.at, DiagId::TypeMismatch, "tl.atomic_xchg does not support " + std::string(dtypeName(d)) + " (as in Triton)");
   if ((kind == "and" || kind == "or" || kind == "xor") && !isInt(d))
     cx.fail(c.at, DiagId::TypeMismatch, "tl." + member + " needs integer values, got " + std::string(dtypeName(d)));
   if (kind == "add" && isFloat(d)) kind = "fadd";

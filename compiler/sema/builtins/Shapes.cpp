@@ -84,6 +84,10 @@ Value broadcastTo(LoweringContext &cx, BuiltinCall &c) {
   if (a[1]->kind == Value::Kind::Tuple)
     for (const Value &d : a[1]->elements) shape.push_back(cx.requireInt(d, at, "a shape dimension"));
   Value in = cx.toRuntime(*a[0], at);
+  // As in Triton: a block keeps its rank (a scalar may become any block).
+  if (in.type.isBlock() && in.type.shape.size() != shape.size())
+    cx.fail(at, DiagId::ShapeMismatch, "tl.broadcast_to keeps the rank: " + withArticle(in.type.str()) + " cannot become " +
+                                           std::to_string(shape.size()) + "-D (add dimensions with x[None, :] or tl.expand_dims first)");
   std::vector<int64_t> padded(shape.size() - std::min(shape.size(), in.type.shape.size()), 1);
   padded.insert(padded.end(), in.type.shape.begin(), in.type.shape.end());
   for (size_t i = 0; i < shape.size() && padded.size() == shape.size(); ++i)
