@@ -6,6 +6,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <tuple>
+
 namespace tle::sema {
 
 using namespace ast;
@@ -287,6 +289,20 @@ Value LoweringContext::binary(BinaryOp op, const Value &a, const Value &b, Sourc
       fail(r, DiagId::TypeMismatch,
            std::string("unsupported operand for ") + spelling(op) + ": " + v.describe() + " with a runtime value");
 
+  // As in Triton: a Python integer meets a runtime integer in that integer's dtype, so it
+  // must fit it (else `x + 300` on int8 would silently become `x + 44`).
+  for (const auto &[c, r, other] : {std::tuple<const Value &, SourceRange, const Value &>(a, ra, b), {b, rb, a}}) {
+    if (c.isRuntime() || c.kind != Value::Kind::Int || !other.isRuntime() || other.type.isPointer || !isInt(other.type.dtype) ||
+        other.type.dtype == DType::I1 || bitWidth(other.type.dtype) >= 64)
+      continue;
+    DType d = other.type.dtype;
+    unsigned bits = bitWidth(d);
+    int64_t lo = isUnsigned(d) ? 0 : -(int64_t(1) << (bits - 1));
+    int64_t hi = isUnsigned(d) ? (int64_t(1) << bits) - 1 : (int64_t(1) << (bits - 1)) - 1;
+    if (c.intValue < lo || c.intValue > hi)
+      fail(r, DiagId::TypeMismatch, "the constant " + std::to_string(c.intValue) + " does not fit " + dtypeName(d) +
+                                        ", the dtype of the other operand (Triton rejects it too); cast that operand or the constant");
+  }
   Common common = commonType(a, b, at, ra, rb, op == BinaryOp::Div);
   const std::vector<int64_t> &shape = common.shape;
   for (const auto &[v, r] : {std::pair<const Value &, SourceRange>(a, ra), {b, rb}}) {

@@ -106,6 +106,46 @@ for val in ["[16]", "[]"]:
     for ptr in ["[16]", "[]"]:
         add(block(val, "v") + block(ptr, "p") + ["tl.store(x_ptr + p, v)"], ["x_ptr"], "*i32", "store %s through %s pointers" % (val, ptr))
 
+# 13. Stores converting the value's dtype to the pointer's.
+for dv, dp in itertools.product(DTYPES, DTYPES):
+    body = ["o = tl.arange(0, 16)", "v = tl.load(a_ptr + o)", "tl.store(b_ptr + o, v)"]
+    add(body, ["a_ptr", "b_ptr"], "*%s, *%s" % (dv, dp), "store %s into *%s" % (dv, dp))
+
+# 14. Python constants with runtime values: overflow and float/int mixing.
+for dt, const in itertools.product(["i8", "i32", "u32", "fp16", "fp32"], ["1", "-1", "300", "2**31", "2**40", "1.5", "True", "float('inf')"]):
+    body = ["o = tl.arange(0, 16)", "v = tl.load(a_ptr + o)", "tl.store(a_ptr + o, v + %s)" % const]
+    add(body, ["a_ptr"], "*%s" % dt, "%s + %s" % (dt, const))
+
+# 15. program_id / num_programs axes.
+for axis in ["0", "1", "2", "3", "-1"]:
+    add(["tl.store(x_ptr, tl.program_id(%s) + tl.num_programs(%s))" % (axis, axis)], ["x_ptr"], "*i32", "program_id(%s)" % axis)
+
+# 16. expand_dims, trans, split and join.
+for shape, axis in itertools.product(["[16]", "[16, 32]"], ["0", "1", "2", "-1", "-3"]):
+    add(block(shape, "a") + ["r = tl.expand_dims(a, %s)" % axis, "tl.store(x_ptr, tl.sum(tl.ravel(r), axis=0))"], ["x_ptr"], "*i32", "expand_dims(%s, %s)" % (shape, axis))
+for shape in ["[16]", "[16, 32]", "[2, 16, 32]"]:
+    add(block(shape, "a") if shape != "[2, 16, 32]" else ["a = tl.reshape(tl.arange(0, 1024), [2, 16, 32])"],
+        ["x_ptr"], "*i32", "trans(%s)" % shape)
+    lines.append("    r = tl.trans(a)")
+    lines.append("    tl.store(x_ptr, tl.sum(tl.ravel(r), axis=0))")
+for shape in ["[16, 2]", "[16, 4]", "[2]", "[16]"]:
+    add(["a = tl.reshape(tl.arange(0, %d), %s)" % (eval("*".join(shape.strip("[]").split(", "))) if "," in shape else int(shape.strip("[]")), shape),
+         "x, y = tl.split(a)", "tl.store(x_ptr, tl.sum(tl.ravel(tl.join(x, y)), axis=0))"], ["x_ptr"], "*i32", "split/join %s" % shape)
+
+# 17. Atomics' sem and scope strings.
+for sem, scope in itertools.product(["relaxed", "acquire", "release", "acq_rel", "seq_cst", "bogus"], ["gpu", "cta", "sys", "bogus"]):
+    add(["tl.atomic_add(x_ptr + tl.arange(0, 16), 1, sem='%s', scope='%s')" % (sem, scope)], ["x_ptr"], "*i32", "atomic_add sem=%s scope=%s" % (sem, scope))
+
+# 18. Shifts and comparisons between dtypes.
+for da, db in itertools.product(["i8", "i32", "u32", "i64"], ["i8", "i32", "u32", "i64"]):
+    for op in ["<<", "==", ">="]:
+        body = ["o = tl.arange(0, 16)", "a = tl.load(a_ptr + o)", "b = tl.load(b_ptr + o)", "tl.store(c_ptr + o, (a %s b).to(tl.int32))" % op]
+        add(body, ["a_ptr", "b_ptr", "c_ptr"], "*%s, *%s, *i32" % (da, db), "%s %s %s" % (da, op, db))
+
+# 19. Math functions on dtypes.
+for fn, dt in itertools.product(["exp", "sqrt", "abs", "floor", "sigmoid", "log2", "erf", "rsqrt"], ["fp16", "bf16", "fp32", "i32"]):
+    add(["o = tl.arange(0, 16)", "tl.store(b_ptr + o, tl.%s(tl.load(a_ptr + o)))" % fn], ["a_ptr", "b_ptr"], "*%s, *fp32" % dt, "tl.%s(%s)" % (fn, dt))
+
 open(sys.argv[1] if len(sys.argv) > 1 else "kernels.py", "w").write("\n".join(lines) + "\n")
 json.dump(cases, open(sys.argv[2] if len(sys.argv) > 2 else "cases.json", "w"), indent=0)
 print(len(cases), "cases")
