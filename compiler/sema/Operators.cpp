@@ -192,6 +192,23 @@ Value LoweringContext::cast(const Value &in, DType to, SourceRange at, bool bitc
   return Value::ofRuntime(r, t);
 }
 
+namespace {
+
+// Numpy's rule: align on the right; sizes must match or be 1.
+bool broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b, std::vector<int64_t> &out) {
+  size_t n = std::max(a.size(), b.size());
+  out.assign(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1) return false;
+    out[i] = std::max(da, db);
+  }
+  return true;
+}
+
+}  // namespace
+
 Value LoweringContext::broadcastTo(const Value &in, const std::vector<int64_t> &shape, SourceRange at) {
   Value v = toRuntime(in, at);
   if (v.type.shape == shape) return v;
@@ -203,12 +220,8 @@ Value LoweringContext::broadcastTo(const Value &in, const std::vector<int64_t> &
   }
   // Every caller's shapes must broadcast (numpy's rule, one way); this is the last check
   // before an op that would not verify.
-  bool fits = v.type.shape.size() <= shape.size();
-  for (size_t i = 0; fits && i < v.type.shape.size(); ++i) {
-    int64_t from = v.type.shape[v.type.shape.size() - 1 - i], to = shape[shape.size() - 1 - i];
-    fits = from == to || from == 1;
-  }
-  if (!fits) {
+  std::vector<int64_t> joined;
+  if (!broadcastShapes(v.type.shape, shape, joined) || joined != shape) {
     std::string dims;
     for (int64_t d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
     fail(at, DiagId::ShapeMismatch, "cannot broadcast " + withArticle(v.type.str()) + " to the shape [" + dims + "]");
@@ -227,22 +240,6 @@ Value LoweringContext::broadcastTo(const Value &in, const std::vector<int64_t> &
   return Value::ofRuntime(op.getResult(), t);
 }
 
-namespace {
-
-// Numpy's rule: align on the right; sizes must match or be 1.
-bool broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b, std::vector<int64_t> &out) {
-  size_t n = std::max(a.size(), b.size());
-  out.assign(n, 1);
-  for (size_t i = 0; i < n; ++i) {
-    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
-    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
-    if (da != db && da != 1 && db != 1) return false;
-    out[i] = std::max(da, db);
-  }
-  return true;
-}
-
-}  // namespace
 
 static DType constantDType(const Value &v) {
   if (v.isRuntime()) return v.type.dtype;
