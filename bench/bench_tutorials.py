@@ -210,6 +210,82 @@ def bench_attention_desc(k, tri):
         record(f"attention 3.6 d={d} {'causal' if causal else 'full'} {z}x{h}x{n}", t_tlec, t_same)
 
 
+def bench_specialization(k, _):
+    """--specialize=auto: each tutorial compiled with no hint at all (auto), as hinted in
+    kernels.list, and without variants (--specialize=none, what an unhinted signature gave
+    before), against Triton's JIT on the same arguments, which qualify for the variants.
+    auto / hinted is the issue's floor (within 5%)."""
+    add, soft, ln = load_tutorial("01_vector_add.tle"), load_tutorial("02_fused_softmax.tle"), load_tutorial("05_layer_norm.tle")
+    mm, attn = load_tutorial("03_matmul.tle"), load_tutorial("06_fused_attention_nodesc.tle")
+    print(f"\n{'kernel (auto-specialization)':36s} {'hinted':>9s} {'auto':>9s} {'generic':>9s} {'triton':>9s} "
+          f"{'hinted/auto':>11s} {'triton/auto':>11s}")
+    cases = []
+    n = 1 << 24
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    out = torch.empty_like(x)
+    grid = ((n + 1023) // 1024,)
+    cases.append(("vector add fp32 n=2^24", {s: (lambda s=s: k[s](grid, x, y, out, n)) for s in ("add_fp32_n16", "add_auto", "add_generic")},
+                  lambda: add.add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)))
+    xs = torch.randn(4096, 1024, device="cuda")
+    ys = torch.empty_like(xs)
+
+    def softmax(s):
+        res = k[s].resources()
+        programs = min(res["sms"] * max(res["blocks_per_sm"], 1), 4096)
+        return lambda: k[s]((programs,), ys, xs, xs.stride(0), ys.stride(0), 4096, 1024)
+    cases.append(("softmax 4096x1024", {s: softmax(s) for s in ("softmax_1024_s16", "softmax_auto", "softmax_generic")},
+                  lambda: soft.softmax_kernel[(4096,)](ys, xs, xs.stride(0), ys.stride(0), 4096, 1024, BLOCK_SIZE=1024,
+                                                       num_stages=4, num_warps=8)))
+    xh = torch.randn(4096, 1024, device="cuda", dtype=torch.float16)
+    w, b = torch.rand(1024, device="cuda", dtype=torch.float16), torch.rand(1024, device="cuda", dtype=torch.float16)
+    yh, mean, rstd = torch.empty_like(xh), torch.empty(4096, device="cuda"), torch.empty(4096, device="cuda")
+    cases.append(("layer norm fwd 4096x1024 fp16",
+                  {s: (lambda s=s: k[s]((4096,), xh, yh, w, b, mean, rstd, xh.stride(0), 1024, 1e-5))
+                   for s in ("ln_fwd_1024_s16", "ln_fwd_auto", "ln_fwd_generic")},
+                  lambda: ln._layer_norm_fwd_fused[(4096,)](xh, yh, w, b, mean, rstd, xh.stride(0), 1024, 1e-5,
+                                                            BLOCK_SIZE=1024, num_warps=4)))
+    m = nn = kk = 4096
+    a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+    bm = torch.randn(kk, nn, device="cuda", dtype=torch.float16)
+    c = torch.empty(m, nn, device="cuda", dtype=torch.float16)
+    g = ((m // 128) * (nn // 128),)
+    strides = (a.stride(0), a.stride(1), bm.stride(0), bm.stride(1), c.stride(0), c.stride(1))
+    cases.append(("matmul fp16 4096^3 128x128x64 w8",
+                  {"mm_fp16_128": lambda: k["mm_fp16_128"](g, a, bm, c, m, nn, kk, a.stride(0), bm.stride(0), c.stride(0)),
+                   "mm_fp16_128_auto": lambda: k["mm_fp16_128_auto"](g, a, bm, c, m, nn, kk, *strides),
+                   "mm_fp16_128_generic": lambda: k["mm_fp16_128_generic"](g, a, bm, c, m, nn, kk, *strides)},
+                  lambda: mm.matmul_kernel.fn[g](a, bm, c, m, nn, kk, *strides, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128,
+                                                 BLOCK_SIZE_K=64, GROUP_SIZE_M=8, ACTIVATION="", num_warps=8,
+                                                 num_stages=3)))
+    z, h, n_ctx = 4, 16, 2048
+    for d, causal in ((64, True), (128, False)):
+        q = torch.randn(z, h, n_ctx, d, device="cuda", dtype=torch.float16)
+        kt, v = torch.randn_like(q), torch.randn_like(q)
+        o = torch.empty_like(q)
+        lse = torch.empty((z * h, n_ctx), device="cuda", dtype=torch.float32)
+        base = f"attn_d{d}" + ("_causal" if causal else "")
+        ag = (n_ctx // 64, z * h)
+        full = (q, kt, v, 0.125, lse, o, *q.stride(), *kt.stride(), *v.stride(), *o.stride(), z, h, n_ctx)
+        hinted = (q, kt, v, 0.125, lse, o, *q.stride()[:3], *kt.stride()[:3], *v.stride()[:3], *o.stride()[:3], z, h, n_ctx)
+        fns = {base: (lambda hinted=hinted, base=base: k[base](ag, *hinted)),
+               base + "_auto": (lambda full=full, base=base: k[base + "_auto"](ag, *full))}
+        if base + "_generic" in k:
+            fns[base + "_generic"] = lambda full=full, base=base: k[base + "_generic"](ag, *full)
+        cases.append((f"attention d={d} {'causal' if causal else 'full'} {z}x{h}x{n_ctx}", fns,
+                      lambda full=full, d=d, causal=causal: attn._attn_fwd.fn[ag](*full, HEAD_DIM=d, BLOCK_M=64, BLOCK_N=64,
+                                                                                 STAGE=3 if causal else 1, num_warps=4,
+                                                                                 num_stages=3)))
+    for name, fns, triton_fn in cases:
+        times = {s: bench(f) for s, f in fns.items()}
+        hinted_t = next(t for s, t in times.items() if not s.endswith(("_auto", "_generic")))
+        auto_t = next(t for s, t in times.items() if s.endswith("_auto"))
+        generic_t = next((t for s, t in times.items() if s.endswith("_generic")), None)
+        tri_t = bench(triton_fn)
+        generic_text = f"{generic_t * 1e3:9.1f}" if generic_t else "        -"
+        print(f"{name:36s} {hinted_t * 1e3:9.1f} {auto_t * 1e3:9.1f} {generic_text} {tri_t * 1e3:9.1f} "
+              f"{hinted_t / auto_t:10.3f}x {tri_t / auto_t:10.2f}x", flush=True)
+
+
 def compile_times():
     """Triton's cold JIT compile time for the same kernels (empty cache, first call)."""
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
@@ -241,7 +317,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build-gpu")
     parser.add_argument("--compile-times", action="store_true")
-    parser.add_argument("--only", default="", help="comma-separated groups: vector_add,softmax,layer_norm,matmul,attention,attention_desc")
+    parser.add_argument("--only", default="", help="comma-separated groups: vector_add,softmax,layer_norm,matmul,attention,attention_desc,specialization")
     args = parser.parse_args()
     groups = set(args.only.split(",")) if args.only else None
     import triton
@@ -255,7 +331,8 @@ def main():
                                ("layer_norm", bench_layer_norm, "05_layer_norm.tle"),
                                ("matmul", bench_matmul, "03_matmul.tle"),
                                ("attention", bench_attention, "06_fused_attention_nodesc.tle"),
-                               ("attention_desc", bench_attention_desc, "06_fused_attention.tle")):
+                               ("attention_desc", bench_attention_desc, "06_fused_attention.tle"),
+                               ("specialization", bench_specialization, "01_vector_add.tle")):
         if groups is None or group in groups:
             run(k, load_tutorial(source))
 

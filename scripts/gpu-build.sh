@@ -11,12 +11,13 @@ out=build-gpu
 mkdir -p "$out/gen"
 objects=()
 trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
-while IFS='|' read -r symbol file kernel warps signature; do
+while IFS='|' read -r symbol file kernel warps signature flags; do
   case "$symbol" in \#*|"") continue ;; esac
   symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
-  signature=$(trim "$signature")
+  signature=$(trim "$signature"); flags=$(trim "${flags:-}")
+  # shellcheck disable=SC2086  # the extra options are words
   "$build/bin/tlec" "tests/corpus/$file" --kernel "$kernel" --signature "$signature" --out-name "$symbol" \
-    --num-warps "$warps" --target "cuda:$arch" -o "$out/gen/$symbol.new.cu"
+    --num-warps "$warps" --target "cuda:$arch" $flags -o "$out/gen/$symbol.new.cu"
   # Keep the old file (and its object) when the generated code did not change.
   sed -i "s/$symbol\.new\.h/$symbol.h/" "$out/gen/$symbol.new.cu"
   for ext in cu h; do
@@ -44,5 +45,8 @@ fi
 add_sig="*fp32:16, *fp32:16, *fp32:16, i32, 1024"
 "$build/bin/tlec" tests/corpus/triton/01_vector_add.tle --kernel add_kernel --signature "$add_sig" --target "cuda:$arch" -o "$out/add.cubin"
 "$build/bin/tlec" tests/corpus/triton/01_vector_add.tle --kernel add_kernel --signature "$add_sig" --target "cuda:$arch" -o "$out/add.ptx"
+# ... and its variants (--specialize=auto, unhinted pointers): tle/module.h picks among them.
+"$build/bin/tlec" tests/corpus/triton/01_vector_add.tle --kernel add_kernel --signature "*fp32, *fp32, *fp32, i32, 1024" \
+  --target "cuda:$arch" -o "$out/add_auto.cubin"
 cc -std=c11 -O2 -shared -fPIC -Wall -Werror -Iruntime/include tests/gpu/module_shim.c -o "$out/libtle_module_shim.so" -ldl -lpthread
 echo "gpu-build: $(wc -l < "$out/kernels.txt") kernels in $out/libtle_gpu_kernels.so"

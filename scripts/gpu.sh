@@ -2,14 +2,17 @@
 # The GPU suite in one command: correctness tests (tests/gpu) then benchmarks against
 # Triton (bench/). Builds the kernel library first when tlec and nvcc are here (the device
 # machine has neither tlec's MLIR nor a build; there, pass what scripts/gpu-build.sh made:
-# build-gpu/). Usage: scripts/gpu.sh [--no-bench] [--compile-times]
+# build-gpu/). Then every test group again under compute-sanitizer (scripts/gpu-sanitize.sh).
+# Usage: scripts/gpu.sh [--no-bench] [--no-sanitize] [--compile-times]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bench=1
+sanitize=1
 extra=()
 for a in "$@"; do
   case "$a" in
     --no-bench) bench=0 ;;
+    --no-sanitize) sanitize=0 ;;
     --compile-times) extra+=(--compile-times) ;;
   esac
 done
@@ -28,6 +31,9 @@ if [ -x build-gpu/dist/test_distributed ]; then
   done
   build-gpu/dist/test_distributed || status=1
   if [ "$bench" = 1 ]; then build-gpu/dist/test_distributed --bench || status=1; fi
+fi
+if [ "$sanitize" = 1 ]; then
+  scripts/gpu-sanitize.sh || status=1
 fi
 if [ "$bench" = 1 ]; then
   python3 bench/bench_tutorials.py --build build-gpu "${extra[@]}" || status=1

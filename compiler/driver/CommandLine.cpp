@@ -26,7 +26,7 @@ constexpr EmitName kEmitNames[] = {
 // Long options tlec knows, for "did you mean" suggestions.
 const char *const kKnownOptions[] = {
     "--output", "--emit", "--target", "--kernel", "--signature", "--out-name", "--num-warps", "--num-stages",
-    "--define", "--include", "--MD", "--MF", "--MT", "--color", "--diagnostics-format", "--Werror",
+    "--specialize",     "--define", "--include", "--MD", "--MF", "--MT", "--color", "--diagnostics-format", "--Werror",
     "--verbose", "--version", "--help",
 };
 
@@ -188,6 +188,11 @@ KERNELS:
                              the signature mangled in when one kernel is compiled twice.
   --num-warps N              Warps per program: 1, 2, 4, 8, 16 or 32 (default 4).
   --num-stages N             Software-pipelining depth, 1-16 (default 3).
+  --specialize MODE          auto (default): for parameters without a :16 or :1 hint, also
+                             compile variants assuming aligned pointers, unit strides and
+                             integers divisible by 16, and let the launcher pick the one
+                             the arguments meet (CUDA targets; docs/abi.md). none: one
+                             kernel per --signature, exactly as hinted.
   -D, --define NAME=VALUE    Bind the constexpr parameter (or module-level name) NAME to
                              VALUE, a Python expression; -D NAME means True.
   -I, --include DIR          Search DIR for imported .tle modules (repeatable), after the
@@ -241,6 +246,7 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
       ("out-name", "", cxxopts::value<std::string>())
       ("num-warps", "", cxxopts::value<std::string>())
       ("num-stages", "", cxxopts::value<std::string>())
+      ("specialize", "", cxxopts::value<std::string>())
       ("D,define", "", cxxopts::value<std::string>())
       ("I,include", "", cxxopts::value<std::string>())
       ("MD", "")
@@ -299,6 +305,11 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
           bad("--num-stages must be an integer from 1 to 16, got '" + value + "'");
         else
           opts.numStages = n;
+      } else if (key == "specialize") {
+        if (value == "auto" || value == "none")
+          opts.specialize = value == "auto";
+        else
+          bad("--specialize must be auto or none, got '" + value + "'");
       } else if (key == "define") {
         size_t eq = value.find('=');
         std::string name = value.substr(0, eq);

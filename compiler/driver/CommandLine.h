@@ -26,6 +26,9 @@ struct Options {
   std::vector<std::string> outNames;  // --out-name, paired with kernels
   unsigned numWarps = 4;
   unsigned numStages = 3;
+  // --specialize: compile variants for what unhinted parameters turn out to be at launch
+  // (aligned, equal to 1, divisible by 16) and let the launcher pick (CUDA targets).
+  bool specialize = true;
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   std::vector<std::string> includeDirs;
   bool writeDepfile = false;  // -MD

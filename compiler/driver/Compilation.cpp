@@ -135,6 +135,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       auto locate = [&sources](const std::string &file, unsigned line, unsigned column) {
         return SourceLoc{sources.findFile(file), line, column};
       };
+      if (options.specialize && !specializeParameters(*ir, diags)) return false;
       if (!runTargetPipeline(*ir, *options.target, diags, locate)) return false;
       spdlog::info("ran the {} pipeline in {:.2f} ms", options.target->name(), millisecondsSince(pipelineStart));
       CudaOptions cuda;

@@ -50,6 +50,22 @@ void setMeshRanks(Operation *kernel, unsigned ranks) {
   dialect(kernel).getMeshRanksAttrHelper().setAttr(kernel, Builder(kernel->getContext()).getI32IntegerAttr(static_cast<int32_t>(ranks)));
 }
 
+std::string dispatchSymbol(Operation *kernel) {
+  if (auto s = dialect(kernel).getDispatchAttrHelper().getAttr(kernelOf(kernel))) return s.getValue().str();
+  return "";
+}
+
+unsigned variantIndex(Operation *kernel) {
+  if (auto n = dialect(kernel).getVariantAttrHelper().getAttr(kernelOf(kernel))) return static_cast<unsigned>(n.getInt());
+  return 0;
+}
+
+void setDispatch(Operation *kernel, const std::string &symbol, unsigned variant) {
+  Builder b(kernel->getContext());
+  dialect(kernel).getDispatchAttrHelper().setAttr(kernel, b.getStringAttr(symbol));
+  dialect(kernel).getVariantAttrHelper().setAttr(kernel, b.getI32IntegerAttr(static_cast<int32_t>(variant)));
+}
+
 std::optional<unsigned> ownNumStages(Operation *loop) {
   if (auto n = dialect(loop).getNumStagesAttrHelper().getAttr(loop)) return static_cast<unsigned>(n.getInt());
   return std::nullopt;
@@ -107,6 +123,12 @@ std::string parameterName(Operation *kernel, unsigned index) {
 unsigned parameterDivisibility(Operation *kernel, unsigned index) {
   auto d = dyn_cast_or_null<IntegerAttr>(parameterAttr(kernel, index, dialect(kernel).getDivisibilityAttrHelper().getName()));
   return d ? static_cast<unsigned>(d.getInt()) : 1;
+}
+
+void setParameterDivisibility(Operation *kernel, unsigned index, unsigned divisibility) {
+  auto f = cast<FunctionOpInterface>(kernel);
+  f.setArgAttr(index, dialect(kernel).getDivisibilityAttrHelper().getName(),
+               Builder(kernel->getContext()).getI32IntegerAttr(static_cast<int32_t>(divisibility)));
 }
 
 bool parameterReadonly(Operation *kernel, unsigned index) {

@@ -25,6 +25,12 @@ void setClusterSize(mlir::Operation *kernel, unsigned blocks);
 // The number of GPUs (ranks) the kernel's device mesh spans (0: no node or device level).
 unsigned meshRanks(mlir::Operation *op);
 void setMeshRanks(mlir::Operation *kernel, unsigned ranks);
+// Automatic specialization (tle-specialize-parameters): the launcher symbol that dispatches
+// among a kernel's variants ("" for a kernel launched on its own) and the kernel's place
+// among them (0: the generic kernel, tried last; 1, 2, ...: specialized, tried in order).
+std::string dispatchSymbol(mlir::Operation *kernel);
+unsigned variantIndex(mlir::Operation *kernel);
+void setDispatch(mlir::Operation *kernel, const std::string &symbol, unsigned variant);
 // A loop's own depth (tl.range(num_stages=)), else the kernel's.
 unsigned loopNumStages(mlir::Operation *loop, unsigned kernelStages);
 std::optional<unsigned> ownNumStages(mlir::Operation *loop);
@@ -44,6 +50,7 @@ namespace tle::ir {
 std::string parameterName(mlir::Operation *kernel, unsigned index);
 unsigned parameterDivisibility(mlir::Operation *kernel, unsigned index);
 bool parameterReadonly(mlir::Operation *kernel, unsigned index);
+void setParameterDivisibility(mlir::Operation *kernel, unsigned index, unsigned divisibility);
 // The attributes sema puts on parameter `index`.
 mlir::DictionaryAttr parameterAttributes(mlir::MLIRContext *ctx, const std::string &name, unsigned divisibility, bool readonly,
                                          bool isUnsigned);

@@ -22,6 +22,8 @@ def Tle_Dialect : Dialect {
     "::mlir::StringAttr":$target,          // "cuda:sm_90a" (--target)
     "::mlir::IntegerAttr":$cluster_size,   // blocks per thread-block cluster (a block_cluster mesh level)
     "::mlir::IntegerAttr":$mesh_ranks,     // GPUs of the launch mesh (its node and device levels)
+    "::mlir::StringAttr":$dispatch,        // the launcher that picks among this kernel's variants
+    "::mlir::IntegerAttr":$variant,        // its place among them: 0 generic, 1.. tried first
     "::mlir::StringAttr":$name,            // a parameter's name in the source
     "::mlir::IntegerAttr":$divisibility,   // a parameter's --signature hint (16)
     "::mlir::UnitAttr":$readonly,          // a pointer parameter declared const (*k...)

@@ -19,4 +19,8 @@ using SourceLocator = std::function<SourceLoc(const std::string &file, unsigned 
 // cannot honour) become ignored-hint warnings, located with `locate` when given.
 bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEngine &diags, const SourceLocator &locate = {});
 
+// Adds the specialized variants of each kernel (tle-specialize-parameters) that the CUDA
+// launchers dispatch among; run before the target's pipeline.
+bool specializeParameters(IrModule &module, DiagnosticEngine &diags);
+
 }  // namespace tle

@@ -12,6 +12,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include <set>
+
 namespace tle {
 
 namespace {
@@ -36,6 +38,16 @@ void registerPassesAndPipelines() {
   for (const TargetPipeline &p : kPipelines) mlir::PassPipelineRegistration<>(p.flag, p.summary, p.build);
 }
 
+bool specializeParameters(IrModule &module, DiagnosticEngine &diags) {
+  mlir::PassManager pm(&module.context);
+  pm.addPass(common::createSpecializeParameters());
+  if (mlir::failed(pm.run(*module.op)) || mlir::failed(mlir::verify(*module.op))) {
+    diags.report(DiagId::InternalError, "internal error: specializing the kernels' parameters failed");
+    return false;
+  }
+  return true;
+}
+
 bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEngine &diags, const SourceLocator &locate) {
   const TargetPipeline *pipeline = pipelineFor(target.family());
   if (!pipeline) {
@@ -44,7 +56,14 @@ bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEng
   }
   std::string errors;
   bool unsupported = false;
+  // The variants of a kernel (--specialize=auto) run the same passes over the same code: say
+  // each warning and refusal once.
+  std::set<std::string> said;
   mlir::ScopedDiagnosticHandler handler(&module.context, [&](mlir::Diagnostic &d) {
+    std::string key;
+    llvm::raw_string_ostream(key) << d.getLocation() << ": " << d.str();
+    if (d.getSeverity() != mlir::DiagnosticSeverity::Error || llvm::StringRef(d.str()).starts_with(kUnsupportedOnTarget))
+      if (!said.insert(key).second) return mlir::success();
     auto at = [&] {
       SourceLoc loc;
       if (auto file = ir::fileLocation(d.getLocation()); file && locate)

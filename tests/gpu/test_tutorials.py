@@ -196,6 +196,56 @@ def test_attention(k):
                 check(f"attention d={d} causal={causal} {z}x{h}x{n} M", m.view(z, h, n), lse, 1e-3, 1e-3)
 
 
+def test_specialization(k):
+    """--specialize=auto: the launcher of a kernel compiled without hints picks a variant by
+    its arguments. Each case is chosen so that a variant that assumed too much would compute
+    garbage: misaligned pointers (a view one element in), strides other than 1 (transposed
+    views), sizes and strides that are not multiples of 16."""
+    for n in (1 << 20, 100003, 16):
+        x, y = torch.randn(n + 1, device="cuda"), torch.randn(n + 1, device="cuda")
+        for label, xs, ys in (("aligned", x[:n], y[:n]), ("misaligned", x[1:], y[1:])):
+            out = poisoned_like(xs)
+            k["add_auto"]([triton_cdiv(n, 1024)], xs, ys, out, n)
+            check(f"auto vector add n={n} {label}", out, xs + ys, 0, 0)
+    for rows, cols in ((512, 1024), (300, 1000), (77, 512)):
+        x = torch.randn(rows, cols, device="cuda")
+        for label, view in (("contiguous", x), ("row view", x[:, 1:])):
+            y = poisoned_like(view.contiguous())
+            softmax_persistent(k, "softmax_auto", view, y)
+            check(f"auto softmax {rows}x{view.shape[1]} {label}", y, torch.softmax(view.double(), dim=1), 1e-6, 1e-5)
+        w = torch.rand(cols, device="cuda", dtype=torch.float16)
+        b = torch.rand(cols, device="cuda", dtype=torch.float16)
+        xh = torch.randn(rows, cols, device="cuda", dtype=torch.float16)
+        for sym in ("ln_fwd_auto", "ln_fwd_generic"):
+            yh = poisoned_like(xh)
+            mean = torch.full((rows,), float("nan"), device="cuda")
+            rstd = torch.full((rows,), float("nan"), device="cuda")
+            k[sym]([rows], xh, yh, w, b, mean, rstd, xh.stride(0), cols, 1e-5)
+            check(f"{sym} {rows}x{cols} y", yh, layer_norm_ref(xh, w, b, 1e-5)[0], 2e-3, 2e-3)
+    for m, n, kk in ((512, 512, 512), (500, 384, 512), (256, 256, 200), (130, 70, 33)):
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        bt = torch.randn(n, kk, device="cuda", dtype=torch.float16)
+        for label, b in (("row-major B", bt.t().contiguous()), ("column-major B", bt.t())):
+            for sym in ("mm_fp16_128_auto", "mm_fp16_128_generic"):
+                c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+                k[sym]((triton_cdiv(m, 128) * triton_cdiv(n, 128),), a, b, c, m, n, kk, a.stride(0), a.stride(1),
+                       b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+                check(f"{sym} {m}x{n}x{kk} {label}", c, matmul_ref(a, b, ""), 2e-2, 1e-2)
+    for sym, d, causal in (("attn_d64_causal_auto", 64, True), ("attn_d128_auto", 128, False)):
+        for z, h, n, q_layout in ((1, 3, 256, "contiguous"), (2, 2, 128, "contiguous"), (1, 2, 128, "Q head dim strided")):
+            q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+            if q_layout != "contiguous":
+                q = torch.randn(z, h, d, n, device="cuda", dtype=torch.float16).transpose(2, 3)
+            kk = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+            v = torch.randn_like(q)
+            out = torch.full_like(q, float("nan"))
+            m = torch.full((z * h, n), float("nan"), device="cuda", dtype=torch.float32)
+            k[sym]((triton_cdiv(n, 64), z * h), q, kk, v, 0.125, m, out, *q.stride(), *kk.stride(), *v.stride(),
+                   *out.stride(), z, h, n)
+            ref, lse = attention_ref(q, kk, v, causal, 0.125)
+            check(f"{sym} {z}x{h}x{n} {q_layout}", out, ref, 1e-2, 1e-2)
+
+
 def test_attention_descriptors(k):
     """Triton 3.6's attention tutorial, which makes tensor descriptors inside the kernel."""
     for sym, d, causal in (("attn36_d64_causal", 64, True), ("attn36_d128", 128, False)):
@@ -560,19 +610,23 @@ def test_module_loader(build):
     shim.tle_shim_vector_add.restype = ctypes.c_int
     shim.tle_shim_vector_add.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,
                                          ctypes.c_void_p, ctypes.c_int, ctypes.c_uint]
-    n = 100003
-    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
-    torch.cuda.synchronize()
-    for image in ("add.cubin", "add.ptx"):
-        out = poisoned_like(x)
-        status = shim.tle_shim_vector_add(os.path.join(build, image).encode(), b"add_kernel", x.data_ptr(), y.data_ptr(),
-                                          out.data_ptr(), n, triton_cdiv(n, 1024))
-        torch.cuda.synchronize()
-        if status != 0:
-            failures += 1
-            print(f"FAIL  tle/module.h {image}: status {status}")
-            continue
-        check(f"tle/module.h loads and launches {image}", out, x + y, 0, 0)
+    # The second size and the aligned views run the variants tlec compiled beside the kernel
+    # (tle/module.h reads their table); the others the generic kernel.
+    for image in ("add.cubin", "add.ptx", "add_auto.cubin"):
+        for n, offset in ((100003, 0), (100000, 0), (100000, 1)):
+            x, y = torch.randn(n + 1, device="cuda")[offset:], torch.randn(n + 1, device="cuda")[offset:]
+            if offset and image != "add_auto.cubin":
+                continue  # the hinted pointers must be aligned
+            torch.cuda.synchronize()
+            out = poisoned_like(x)
+            status = shim.tle_shim_vector_add(os.path.join(build, image).encode(), b"add_kernel", x.data_ptr(),
+                                              y.data_ptr(), out.data_ptr(), n, triton_cdiv(n, 1024))
+            torch.cuda.synchronize()
+            if status != 0:
+                failures += 1
+                print(f"FAIL  tle/module.h {image}: status {status}")
+                continue
+            check(f"tle/module.h loads and launches {image} n={n} offset={offset}", out[:n], x[:n] + y[:n], 0, 0)
 
 
 def main():
@@ -586,7 +640,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build),
+              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

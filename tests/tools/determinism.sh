@@ -13,19 +13,19 @@ rm -rf "$work" && mkdir -p "$work/a/x" "$work/b"
 trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
 compared=0
 differ=0
-while IFS='|' read -r symbol file kernel warps signature; do
+while IFS='|' read -r symbol file kernel warps signature flags; do
   case "$symbol" in \#*|"") continue ;; esac
   symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
-  signature=$(trim "$signature")
+  signature=$(trim "$signature"); flags=$(trim "${flags:-}")
   for target in cuda:sm_90a ascend:910b; do
     ext=cu; [ "$target" = ascend:910b ] && ext=cpp
     # The diagnostics must not differ either (warnings, or the error of a kernel the target
     # cannot map).
     one=ok; two=ok
     (cd "$work/a/x" && "$tlec" "$src/tests/corpus/$file" --kernel "$kernel" --signature "$signature" --num-warps "$warps" \
-       --target "$target" -o "$work/a/$symbol.$ext" 2> "$work/a/$symbol.$ext.err") || one=failed
+       --target "$target" $flags -o "$work/a/$symbol.$ext" 2> "$work/a/$symbol.$ext.err") || one=failed
     (cd "$work/b" && "$tlec" "$src/tests/corpus/$file" --kernel "$kernel" --signature "$signature" --num-warps "$warps" \
-       --target "$target" -o "k_$symbol.$ext" 2> "$work/b/k_$symbol.$ext.err") || two=failed
+       --target "$target" $flags -o "k_$symbol.$ext" 2> "$work/b/k_$symbol.$ext.err") || two=failed
     if [ "$one" != "$two" ] || ! cmp -s "$work/a/$symbol.$ext.err" "$work/b/k_$symbol.$ext.err"; then
       echo "DIFFERENT OUTCOME OR DIAGNOSTICS: $symbol for $target: $one vs $two"; differ=$((differ + 1)); continue
     fi

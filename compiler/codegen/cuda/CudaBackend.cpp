@@ -7,6 +7,7 @@
 #include "ir/IrModuleDetail.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -45,10 +46,22 @@ std::string launchFacts(const cuda::PrintedKernel &k) {
   return o.str();
 }
 
+// A kernel launched on its own has the public NAME_launch and NAME_resources; a variant
+// among several has internal ones that its group's dispatcher calls.
+struct LauncherNames {
+  std::string launch, resources, linkage;
+};
+
+LauncherNames launcherNames(const cuda::PrintedKernel &k) {
+  if (k.dispatch.empty()) return {k.name + "_launch", k.name + "_resources", "extern \"C\" "};
+  return {"launch_" + k.name, "resources_" + k.name, "static "};
+}
+
 std::string launcherDefinition(const cuda::PrintedKernel &k) {
   std::ostringstream o;
   const std::string shared = "kSharedBytes_" + k.name;
-  o << "extern \"C\" tleStatus " << k.name << "_launch(" << launcherParams(k) << ") {\n";
+  const LauncherNames names = launcherNames(k);
+  o << names.linkage << "tleStatus " << names.launch << "(" << launcherParams(k) << ") {\n";
   o << "  if (grid_x == 0 || grid_y == 0 || grid_z == 0) return TLE_SUCCESS;  // nothing to do\n";
   if (k.clusterSize > 1)
     o << "  if (grid_x % " << k.clusterSize << " != 0) return TLE_ERROR_CLUSTER_GRID;  // clusters of " << k.clusterSize
@@ -109,7 +122,7 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     << ", reinterpret_cast<cudaStream_t>(stream));\n";
   o << "}\n\n";
 
-  o << "extern \"C\" tleStatus " << k.name << "_resources(int device, tleKernelResources *resources) {\n"
+  o << names.linkage << "tleStatus " << names.resources << "(int device, tleKernelResources *resources) {\n"
     << "  if (!resources) return TLE_ERROR_INVALID_ARGUMENT;\n"
     << "  int previous = 0;\n"
     << "  if (cudaError_t e = cudaGetDevice(&previous); e != cudaSuccess) return e;\n"
@@ -149,14 +162,110 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
   return o.str();
 }
 
-std::string headerDeclarations(const cuda::PrintedKernel &k) {
+// The kernels of one launcher: the generic kernel first, then its variants in the order the
+// launcher tries them.
+struct DispatchGroup {
+  const cuda::PrintedKernel *generic = nullptr;
+  std::vector<const cuda::PrintedKernel *> variants;
+};
+
+const cuda::KernelParam *findParam(const cuda::PrintedKernel &k, const std::string &name) {
+  for (const cuda::KernelParam &p : k.params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+// What `variant` assumes of the generic kernel's parameter `p`: 16 (aligned or divisible by
+// 16), 1 (equal to 1: compiled in, not passed) or 0.
+int assumption(const cuda::PrintedKernel &variant, const cuda::KernelParam &p) {
+  const cuda::KernelParam *q = findParam(variant, p.name);
+  if (!q) return 1;
+  return q->divisibility == 16 && p.divisibility != 16 ? 16 : 0;
+}
+
+// For tle/module.h: 1 pointer, 4 or 8 an integer of that many bytes, 0 anything else.
+int parameterKind(const cuda::KernelParam &p) {
+  if (p.isPointer) return 1;
+  if (p.deviceType == "int32_t" || p.deviceType == "uint32_t") return 4;
+  if (p.deviceType == "int64_t" || p.deviceType == "uint64_t") return 8;
+  return 0;
+}
+
+std::string dispatcherDefinition(const DispatchGroup &g) {
+  const cuda::PrintedKernel &generic = *g.generic;
+  std::ostringstream o;
+  o << "// " << generic.dispatch << ": " << g.variants.size() + 1
+    << " kernels (--specialize=auto). The first whose assumptions the arguments meet runs.\n";
+  o << "extern \"C\" tleStatus " << generic.dispatch << "_launch(" << launcherParams(generic) << ") {\n";
+  auto call = [&](const cuda::PrintedKernel &k) {
+    std::string s = launcherNames(k).launch + "(stream, grid_x, grid_y, grid_z";
+    if (k.distributed) s += ", dist";
+    for (const cuda::KernelParam &p : k.params) s += ", " + p.name;
+    return s + ")";
+  };
+  for (const cuda::PrintedKernel *v : g.variants) {
+    std::vector<std::string> conditions;
+    for (const cuda::KernelParam &p : generic.params) {
+      int a = assumption(*v, p);
+      if (a == 1) conditions.push_back(p.name + " == 1");
+      if (a == 16)
+        conditions.push_back(p.isPointer ? "reinterpret_cast<uintptr_t>(" + p.name + ") % 16 == 0" : p.name + " % 16 == 0");
+    }
+    o << "  if (";
+    for (size_t i = 0; i < conditions.size(); ++i) o << (i ? " &&\n      " : "") << conditions[i];
+    o << ")\n    return " << call(*v) << ";\n";
+  }
+  o << "  return " << call(generic) << ";\n}\n\n";
+
+  o << "extern \"C\" tleStatus " << generic.dispatch << "_resources(int device, tleKernelResources *resources) {\n"
+    << "  // Any of the kernels may run: the most demanding one's needs, the fewest resident blocks.\n"
+    << "  if (tleStatus s = " << launcherNames(generic).resources << "(device, resources); s != TLE_SUCCESS) return s;\n"
+    << "  for (auto query : {";
+  for (size_t i = 0; i < g.variants.size(); ++i) o << (i ? ", " : "") << launcherNames(*g.variants[i]).resources;
+  o << "}) {\n"
+    << "    tleKernelResources variant{};\n"
+    << "    if (tleStatus s = query(device, &variant); s != TLE_SUCCESS) return s;\n"
+    << "    resources->dynamicSharedBytes = std::max(resources->dynamicSharedBytes, variant.dynamicSharedBytes);\n"
+    << "    resources->staticSharedBytes = std::max(resources->staticSharedBytes, variant.staticSharedBytes);\n"
+    << "    resources->registersPerThread = std::max(resources->registersPerThread, variant.registersPerThread);\n"
+    << "    resources->maxBlocksPerSM = std::min(resources->maxBlocksPerSM, variant.maxBlocksPerSM);\n"
+    << "    resources->maxActiveClusters = std::min(resources->maxActiveClusters, variant.maxActiveClusters);\n"
+    << "  }\n"
+    << "  return TLE_SUCCESS;\n"
+    << "}\n\n";
+  return o.str();
+}
+
+// tle/module.h dispatches the same way from this table (runtime/include/tle/module.h).
+std::string variantTable(const DispatchGroup &g) {
+  const cuda::PrintedKernel &generic = *g.generic;
+  std::ostringstream o;
+  o << "#ifdef __CUDACC_RTC__\n"
+    << "// For tle/module.h: the variants, the parameters, each parameter's kind (1 pointer, 4/8 an\n"
+    << "// integer of that many bytes, 0 other), then per variant (" << generic.dispatch
+    << "__s1, ...) what it assumes of\n// each parameter (16 aligned or divisible by 16, 1 equal to 1 and not passed, 0 nothing).\n"
+    << "extern \"C\" __constant__ int " << generic.dispatch << "_tle_variants[] = {" << g.variants.size() << ", "
+    << generic.params.size();
+  for (const cuda::KernelParam &p : generic.params) o << ", " << parameterKind(p);
+  for (const cuda::PrintedKernel *v : g.variants)
+    for (const cuda::KernelParam &p : generic.params) o << ", " << assumption(*v, p);
+  o << "};\n#endif\n\n";
+  return o.str();
+}
+
+std::string headerDeclarations(const cuda::PrintedKernel &k, size_t variants = 0) {
   std::ostringstream o;
   o << "/* " << k.name << ": " << k.threadsPerBlock << " threads per block. Returns TLE_SUCCESS or an error; never prints. */\n";
+  if (variants)
+    o << "/* Compiled " << variants + 1
+      << " times (--specialize=auto): the launcher runs the variant that assumes most of what the arguments are\n"
+      << "   (16-byte aligned pointers, strides of 1, integers divisible by 16), else the generic kernel. */\n";
   if (k.distributed)
     o << "/* Distributed: launch on every rank of `dist` (tle/distributed.h), with the same grid"
       << (k.deviceBarrier ? " (at most the context's barrierBlocks blocks, all resident: a cooperative launch)" : "") << ". */\n";
-  o << "tleStatus " << k.name << "_launch(" << launcherParams(k) << ");\n";
-  o << "tleStatus " << k.name << "_resources(int device, tleKernelResources *resources);\n\n";
+  const std::string symbol = k.dispatch.empty() ? k.name : k.dispatch;
+  o << "tleStatus " << symbol << "_launch(" << launcherParams(k) << ");\n";
+  o << "tleStatus " << symbol << "_resources(int device, tleKernelResources *resources);\n\n";
   return o.str();
 }
 
@@ -182,7 +291,28 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   std::ostringstream cu;
   cu << banner(options.inputName);
   // Host parts (header, launchers) are hidden from NVRTC, which compiles device code only.
-  cu << "#ifndef __CUDACC_RTC__\n#include \"" << options.headerName << "\"\n\n#include <atomic>\n#include <cstdint>\n#endif\n\n";
+  // Launchers that dispatch among variants, by symbol, in the order their kernels come.
+  std::vector<std::string> dispatchOrder;
+  std::map<std::string, DispatchGroup> groups;
+  for (const cuda::PrintedKernel &k : kernels) {
+    if (k.dispatch.empty()) continue;
+    DispatchGroup &g = groups[k.dispatch];
+    if (!g.generic && g.variants.empty()) dispatchOrder.push_back(k.dispatch);
+    if (k.variant == 0)
+      g.generic = &k;
+    else
+      g.variants.push_back(&k);
+  }
+  for (auto &[symbol, g] : groups) {
+    std::sort(g.variants.begin(), g.variants.end(),
+              [](const cuda::PrintedKernel *a, const cuda::PrintedKernel *b) { return a->variant < b->variant; });
+    if (!g.generic) {
+      diags.report(DiagId::InternalError, "internal error: the variants of '" + symbol + "' have no generic kernel");
+      return false;
+    }
+  }
+  cu << "#ifndef __CUDACC_RTC__\n#include \"" << options.headerName << "\"\n\n"
+     << (groups.empty() ? "" : "#include <algorithm>\n") << "#include <atomic>\n#include <cstdint>\n#endif\n\n";
   // The atomics header is most of the device library's compile time: only when needed.
   bool atomics = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesAtomics; });
   bool clusters = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesClusters; });
@@ -201,13 +331,22 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   for (const cuda::PrintedKernel &k : kernels)
     cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
        << "#endif  // __CUDACC_RTC__\n\n";
+  for (const std::string &symbol : dispatchOrder) {
+    const DispatchGroup &g = groups[symbol];
+    cu << "// ---- " << symbol << ": the launcher ----\n\n" << variantTable(g) << "#ifndef __CUDACC_RTC__\n"
+       << dispatcherDefinition(g) << "#endif  // __CUDACC_RTC__\n\n";
+  }
   out.source = cu.str();
 
   std::ostringstream h;
   h << banner(options.inputName);
   h << "#pragma once\n\n#include <stdint.h>\n\n#include \"tle/runtime.h\"\n\n";
   h << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
-  for (const cuda::PrintedKernel &k : kernels) h << headerDeclarations(k);
+  for (const cuda::PrintedKernel &k : kernels)
+    if (k.dispatch.empty())
+      h << headerDeclarations(k);
+    else if (k.variant == 0)
+      h << headerDeclarations(k, groups[k.dispatch].variants.size());
   h << "#ifdef __cplusplus\n}\n#endif\n";
   out.header = h.str();
   return true;

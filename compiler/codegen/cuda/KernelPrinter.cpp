@@ -61,6 +61,8 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.distributed = distributed;
   out.deviceBarrier = deviceBarrier_;
   out.meshRanks = ir::meshRanks(f_);
+  out.dispatch = ir::dispatchSymbol(f_);
+  out.variant = ir::variantIndex(f_);
   out.rawFunctions = rawFunctions_;
 }
 
@@ -84,7 +86,10 @@ std::string KernelPrinter::slotsOffset() const {
 std::string KernelPrinter::sharedMemoryPreamble() const {
   std::ostringstream o;
   if (bufferBytes() > 0 || plan_.getScratch() || plan_.getSlotBytes() > 0)
-    o << "  extern __shared__ __align__(" << plan_.getAlignment() << ") unsigned char tle_smem[];\n";
+    // Declared alike in every kernel of the file (nvcc rejects two alignments for one name):
+    // the largest any plan asks for.
+    o << "  extern __shared__ __align__(" << std::max<int64_t>(plan_.getAlignment(), gpu::kOperandSlotAlignment)
+      << ") unsigned char tle_smem[];\n";
   if (plan_.getStaging() > 0) {
     o << "  // Dot operands are staged in two alternating halves after the scratch.\n";
     o << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes() << " + " << stagingOffset() << ";\n";

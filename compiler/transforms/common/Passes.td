@@ -25,4 +25,25 @@ def CloneIndexing : Pass<"tle-clone-indexing", "::mlir::func::FuncOp"> {
   }];
 }
 
+def SpecializeParameters : Pass<"tle-specialize-parameters", "::mlir::ModuleOp"> {
+  let summary = "add variants of each kernel that assume what Triton's JIT specializes on";
+  let description = [{
+    Triton's JIT recompiles a kernel for integer arguments divisible by 16 or equal to 1 and
+    for 16-byte aligned pointers; an ahead-of-time kernel must decide without seeing them.
+    For every parameter without a --signature hint this pass finds its role: a pointer
+    reached by vector (tensor) accesses; an integer that strides the last dimension of an
+    address (it multiplies an index that varies along the last axis only, or is the fastest
+    stride of a block pointer or descriptor): a unit-stride candidate; another integer that
+    reaches an address (strides, offsets); an integer compared with indices or bounding a
+    loop (sizes). Other parameters (floats, pointers read as scalars, integers only divided
+    by) gain nothing and get no assumption. It then adds
+    at most two variants, tried in this order by the launcher: (1) vector pointers aligned,
+    unit-stride candidates equal to 1 (compiled in as constants), every other integer
+    divisible by 16; (2) the same without assumptions on the sizes. The kernel itself stays
+    as the generic fallback. Variants are named KERNEL__s1, KERNEL__s2 and carry
+    tle.dispatch (the launcher's symbol) and tle.variant.
+  }];
+  let dependentDialects = ["::tle::ir::TleDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif

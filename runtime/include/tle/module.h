@@ -31,13 +31,33 @@ extern "C" {
 /* A loaded module (a CUmodule). */
 typedef struct CUmod_st *tleModule;
 
-/* A kernel of a loaded module and how it must be launched. */
-typedef struct tleKernel {
+/* Variants a kernel may have (tlec --specialize=auto) and parameters they may describe. */
+#define TLE_MAX_VARIANTS 4
+#define TLE_MAX_DISPATCH_PARAMS 128
+
+/* One compiled kernel and how it must be launched. */
+typedef struct tleKernelVariant {
   struct CUfunc_st *function;
   int threadsPerBlock;
   int dynamicSharedBytes;
   int clusterSize; /* blocks per thread-block cluster along x (1: no clusters) */
   int cooperative; /* 1: the kernel has grid barriers and is launched cooperatively */
+} tleKernelVariant;
+
+/* A kernel of a loaded module: the generic kernel (the first five fields, as before) and
+ * the specialized variants tlec compiled beside it, tried in order by tleKernelLaunch as the
+ * generated launcher tries them (docs/abi.md, "Automatic specialization"). */
+typedef struct tleKernel {
+  struct CUfunc_st *function;
+  int threadsPerBlock;
+  int dynamicSharedBytes;
+  int clusterSize;
+  int cooperative;
+  int variantCount;
+  int paramCount;
+  signed char paramKinds[TLE_MAX_DISPATCH_PARAMS];                    /* 1 pointer, 4/8 integer bytes, 0 other */
+  signed char assumptions[TLE_MAX_VARIANTS][TLE_MAX_DISPATCH_PARAMS]; /* 16, 1 (not passed) or 0 */
+  tleKernelVariant variants[TLE_MAX_VARIANTS];
 } tleKernel;
 
 /* The driver functions used, resolved once. CUresult values are cudaError_t values. */
@@ -118,13 +138,10 @@ static inline tleStatus tleModuleUnload(tleModule module) {
   return d->moduleUnload(module);
 }
 
-/* Finds kernel `name` (its --out-name, or the kernel's name) and its launch facts, and opts
- * it in to more than 48 KiB of dynamic shared memory where it needs that. */
-static inline tleStatus tleModuleGetKernel(tleModule module, const char *name, tleKernel *kernel) {
-  if (!name || !kernel) return TLE_ERROR_INVALID_ARGUMENT;
-  const tleDriver *d = tleDriverGet_();
-  if (!d) return TLE_ERROR_NO_DRIVER;
-  tleStatus status = d->moduleGetFunction(&kernel->function, module, name);
+/* The function `name` and its launch facts (NAME_tle_launch); opts it in to more than 48 KiB
+ * of dynamic shared memory where it needs that. */
+static inline tleStatus tleLoadVariant_(const tleDriver *d, tleModule module, const char *name, tleKernelVariant *out) {
+  tleStatus status = d->moduleGetFunction(&out->function, module, name);
   if (status != TLE_SUCCESS) return status;
   char factsName[512];
   if (snprintf(factsName, sizeof factsName, "%s_tle_launch", name) >= (int)sizeof factsName) return TLE_ERROR_INVALID_ARGUMENT;
@@ -136,19 +153,95 @@ static inline tleStatus tleModuleGetKernel(tleModule module, const char *name, t
     return TLE_ERROR_NOT_A_TLE_KERNEL;
   status = d->memcpyDtoH(facts, address, bytes);
   if (status != TLE_SUCCESS) return status;
-  kernel->threadsPerBlock = facts[0];
-  kernel->dynamicSharedBytes = facts[1];
-  kernel->clusterSize = facts[2];
-  kernel->cooperative = facts[3];
+  out->threadsPerBlock = facts[0];
+  out->dynamicSharedBytes = facts[1];
+  out->clusterSize = facts[2];
+  out->cooperative = facts[3];
   if (facts[1] > 48 * 1024) {
     const int maxDynamicSharedBytes = 8; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
-    status = d->funcSetAttribute(kernel->function, maxDynamicSharedBytes, facts[1]);
+    status = d->funcSetAttribute(out->function, maxDynamicSharedBytes, facts[1]);
   }
   return status;
 }
 
+/* Finds kernel `name` (its --out-name, or the kernel's name), its launch facts and, when
+ * tlec compiled variants of it (NAME_tle_variants), theirs (NAME__s1, NAME__s2, ...). */
+static inline tleStatus tleModuleGetKernel(tleModule module, const char *name, tleKernel *kernel) {
+  if (!name || !kernel) return TLE_ERROR_INVALID_ARGUMENT;
+  const tleDriver *d = tleDriverGet_();
+  if (!d) return TLE_ERROR_NO_DRIVER;
+  memset(kernel, 0, sizeof *kernel);
+  tleKernelVariant generic;
+  tleStatus status = tleLoadVariant_(d, module, name, &generic);
+  if (status != TLE_SUCCESS) return status;
+  kernel->function = generic.function;
+  kernel->threadsPerBlock = generic.threadsPerBlock;
+  kernel->dynamicSharedBytes = generic.dynamicSharedBytes;
+  kernel->clusterSize = generic.clusterSize;
+  kernel->cooperative = generic.cooperative;
+  /* The table: variant count, parameter count, parameter kinds, then the assumptions. */
+  char tableName[512];
+  if (snprintf(tableName, sizeof tableName, "%s_tle_variants", name) >= (int)sizeof tableName) return TLE_ERROR_INVALID_ARGUMENT;
+  unsigned long long address = 0;
+  size_t bytes = 0;
+  if (d->moduleGetGlobal(&address, &bytes, module, tableName) != 0) return TLE_SUCCESS; /* one kernel */
+  int table[2 + TLE_MAX_DISPATCH_PARAMS * (TLE_MAX_VARIANTS + 1)];
+  if (bytes < 2 * sizeof(int) || bytes > sizeof table) return TLE_ERROR_NOT_A_TLE_KERNEL;
+  status = d->memcpyDtoH(table, address, bytes);
+  if (status != TLE_SUCCESS) return status;
+  int variants = table[0], params = table[1];
+  if (variants < 0 || variants > TLE_MAX_VARIANTS || params < 0 || params > TLE_MAX_DISPATCH_PARAMS ||
+      bytes != (size_t)(2 + params * (variants + 1)) * sizeof(int))
+    return TLE_ERROR_NOT_A_TLE_KERNEL;
+  for (int i = 0; i < params; ++i) kernel->paramKinds[i] = (signed char)table[2 + i];
+  for (int v = 0; v < variants; ++v) {
+    for (int i = 0; i < params; ++i) kernel->assumptions[v][i] = (signed char)table[2 + params * (v + 1) + i];
+    char variantName[512];
+    if (snprintf(variantName, sizeof variantName, "%s__s%d", name, v + 1) >= (int)sizeof variantName) return TLE_ERROR_INVALID_ARGUMENT;
+    status = tleLoadVariant_(d, module, variantName, &kernel->variants[v]);
+    if (status != TLE_SUCCESS) return status;
+  }
+  kernel->variantCount = variants;
+  kernel->paramCount = params;
+  return TLE_SUCCESS;
+}
+
+static inline tleStatus tleLaunchVariant_(const tleDriver *d, const tleKernelVariant *k, tleStream stream, unsigned grid_x,
+                                          unsigned grid_y, unsigned grid_z, void **args) {
+  if (k->cooperative) {
+    if (!d->launchCooperativeKernel) return TLE_ERROR_NO_DRIVER;
+    return d->launchCooperativeKernel(k->function, grid_x, grid_y, grid_z, (unsigned)k->threadsPerBlock, 1, 1,
+                                      (unsigned)k->dynamicSharedBytes, stream, args);
+  }
+  return d->launchKernel(k->function, grid_x, grid_y, grid_z, (unsigned)k->threadsPerBlock, 1, 1, (unsigned)k->dynamicSharedBytes,
+                         stream, args, NULL);
+}
+
+/* Whether variant `v` of `kernel` may run with `args`; fills `passed` with the arguments it
+ * takes (those it assumes equal to 1 are compiled in). */
+static inline int tleVariantFits_(const tleKernel *kernel, int v, void **args, void **passed) {
+  int n = 0;
+  for (int i = 0; i < kernel->paramCount; ++i) {
+    int assume = kernel->assumptions[v][i];
+    if (assume != 0) {
+      long long value;
+      switch (kernel->paramKinds[i]) {
+      case 1: value = (long long)(unsigned long long)*(void *const *)args[i]; break;
+      case 4: value = *(const int *)args[i]; break;
+      case 8: value = *(const long long *)args[i]; break;
+      default: return 0;
+      }
+      if (assume == 16 && value % 16 != 0) return 0;
+      if (assume == 1 && value != 1) return 0;
+    }
+    if (assume != 1) passed[n++] = args[i];
+  }
+  return 1;
+}
+
 /* Launches `kernel` on `stream` over a grid of blocks; args points at each runtime parameter
- * (constexpr parameters are compiled in), in order. Nothing is launched for an empty grid. */
+ * (constexpr parameters are compiled in), in order. Nothing is launched for an empty grid.
+ * The first variant whose assumptions the arguments meet runs, else the generic kernel. */
 static inline tleStatus tleKernelLaunch(const tleKernel *kernel, tleStream stream, unsigned grid_x, unsigned grid_y,
                                         unsigned grid_z, void **args) {
   if (!kernel || !kernel->function) return TLE_ERROR_INVALID_ARGUMENT;
@@ -157,13 +250,13 @@ static inline tleStatus tleKernelLaunch(const tleKernel *kernel, tleStream strea
   if (kernel->clusterSize > 1 && grid_x % (unsigned)kernel->clusterSize != 0) return TLE_ERROR_CLUSTER_GRID;
   const tleDriver *d = tleDriverGet_();
   if (!d) return TLE_ERROR_NO_DRIVER;
-  if (kernel->cooperative) {
-    if (!d->launchCooperativeKernel) return TLE_ERROR_NO_DRIVER;
-    return d->launchCooperativeKernel(kernel->function, grid_x, grid_y, grid_z, (unsigned)kernel->threadsPerBlock, 1, 1,
-                                      (unsigned)kernel->dynamicSharedBytes, stream, args);
-  }
-  return d->launchKernel(kernel->function, grid_x, grid_y, grid_z, (unsigned)kernel->threadsPerBlock, 1, 1,
-                         (unsigned)kernel->dynamicSharedBytes, stream, args, NULL);
+  void *passed[TLE_MAX_DISPATCH_PARAMS + 1];
+  for (int v = 0; v < kernel->variantCount; ++v)
+    if (args && tleVariantFits_(kernel, v, args, passed))
+      return tleLaunchVariant_(d, &kernel->variants[v], stream, grid_x, grid_y, grid_z, passed);
+  tleKernelVariant generic = {kernel->function, kernel->threadsPerBlock, kernel->dynamicSharedBytes, kernel->clusterSize,
+                              kernel->cooperative};
+  return tleLaunchVariant_(d, &generic, stream, grid_x, grid_y, grid_z, args);
 }
 
 #ifdef __cplusplus

@@ -1,0 +1,221 @@
+// Automatic specialization: variants of a kernel that assume what Triton's JIT would have
+// seen at run time (aligned pointers, strides of 1, integers divisible by 16). Passes.td
+// describes the roles and the variants; the launcher (CUDA printer) checks the assumptions.
+#include "transforms/common/Passes.h"
+
+#include "ir/Dialect.h"
+#include "ir/KernelSettings.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace tle::common {
+
+#define GEN_PASS_DEF_SPECIALIZEPARAMETERS
+#include "transforms/common/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+enum class Role {
+  None,        // nothing to gain: a float, a pointer only read as a scalar, a hinted parameter
+  Vector,      // a pointer reached by tensor accesses: alignment lets them vectorize
+  UnitStride,  // an integer that strides the last dimension of an address
+  Address,     // another integer that reaches an address (a stride, an offset)
+  Size,        // an integer compared with indices or bounding a loop (sizes)
+};
+
+enum class Assume { Nothing, Divisible16, One };
+
+bool isSpecializableInteger(Type t) {
+  auto i = dyn_cast<IntegerType>(t);
+  return i && (i.getWidth() == 32 || i.getWidth() == 64);
+}
+
+// The values computed from `arg` by the operations that carry an offset forward (casts,
+// shape changes, +, -, *), through loop-carried values; `direct` is the subset that is
+// `arg` itself, only converted or reshaped.
+struct Derived {
+  llvm::SmallPtrSet<Value, 16> all, direct;
+};
+
+Derived derivedValues(Value arg) {
+  Derived d;
+  SmallVector<std::pair<Value, bool>> work{{arg, true}};
+  auto add = [&](Value v, bool direct) {
+    bool fresh = d.all.insert(v).second;
+    if (direct && d.direct.insert(v).second)
+      work.push_back({v, true});
+    else if (fresh)
+      work.push_back({v, false});
+  };
+  d.all.insert(arg);
+  d.direct.insert(arg);
+  while (!work.empty()) {
+    auto [v, direct] = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(user))
+        add(user->getResult(0), direct);
+      else if (isa<arith::MulIOp, arith::AddIOp, arith::SubIOp>(user))
+        add(user->getResult(0), false);
+      else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        unsigned first = loop.getNumControlOperands();
+        if (use.getOperandNumber() >= first) {
+          unsigned i = use.getOperandNumber() - first;
+          add(loop.getRegionIterArgs()[i], false);
+          add(loop.getResult(i), false);
+        }
+      } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp())) {
+          add(loop.getRegionIterArgs()[use.getOperandNumber()], false);
+          add(loop.getResult(use.getOperandNumber()), false);
+        }
+      }
+    }
+  }
+  return d;
+}
+
+// An index tensor that varies along its last axis only: [N] or [1, ..., 1, N].
+bool variesAlongLastAxisOnly(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  if (!tensor || tensor.getRank() == 0 || tensor.getShape().back() <= 1) return false;
+  for (int64_t extent : tensor.getShape().drop_back())
+    if (extent != 1) return false;
+  return true;
+}
+
+Role integerRole(Value arg) {
+  Derived d = derivedValues(arg);
+  bool address = false, unit = false, size = false;
+  for (Value v : d.all)
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      unsigned n = use.getOperandNumber();
+      if (auto addptr = dyn_cast<ir::AddPtrOp>(user)) {
+        if (use.get() == addptr.getOffset()) address = true;
+      } else if (auto make = dyn_cast<ir::MakeBlockPtrOp>(user)) {
+        unsigned strides = 1 + make.getShape().size(), offsets = strides + make.getStrides().size();
+        ArrayRef<int32_t> order = make.getOrder();
+        if (n < strides) size = true;
+        else address = true;
+        if (n >= strides && n < offsets && d.direct.count(v) && !order.empty() && n - strides == static_cast<unsigned>(order.front()))
+          unit = true;
+      } else if (auto desc = dyn_cast<ir::MakeTensorDescOp>(user)) {
+        unsigned strides = 1 + desc.getShape().size();
+        if (n < strides) size = true;
+        else address = true;
+        if (d.direct.count(v) && n == strides + desc.getStrides().size() - 1) unit = true;
+      } else if (isa<arith::CmpIOp>(user)) {
+        size = true;  // a mask or a bound: divisibility makes runs of equal mask bits
+      } else if (auto loop = dyn_cast<scf::ForOp>(user); loop && n < loop.getNumControlOperands()) {
+        size = true;
+      } else if (isa<arith::MulIOp>(user) && d.direct.count(v)) {
+        // arange along the last axis times this integer: the stride of the fastest dimension
+        Value other = user->getOperand(n == 0 ? 1 : 0);
+        if (variesAlongLastAxisOnly(other.getType()) && !d.direct.count(other)) unit = true;
+      }
+    }
+  if (address) return unit ? Role::UnitStride : Role::Address;
+  return size ? Role::Size : Role::None;
+}
+
+// A pointer whose derived values include a tensor of pointers or a block pointer.
+Role pointerRole(Value arg) {
+  SmallVector<Value> work{arg};
+  llvm::SmallPtrSet<Value, 16> seen{arg};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ir::MakeBlockPtrOp, ir::MakeTensorDescOp>(user)) return Role::Vector;
+      if (isa<ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp>(user)) return Role::Vector;
+      if (isa<ir::AddPtrOp>(user) && use.getOperandNumber() == 0) {
+        Value r = user->getResult(0);
+        if (isa<RankedTensorType>(r.getType())) return Role::Vector;
+        if (seen.insert(r).second) work.push_back(r);
+      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        unsigned first = loop.getNumControlOperands();
+        if (use.getOperandNumber() >= first) {
+          Value inner = loop.getRegionIterArgs()[use.getOperandNumber() - first];
+          if (seen.insert(inner).second) work.push_back(inner);
+        }
+      }
+    }
+  }
+  return Role::None;
+}
+
+struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParametersPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> kernels;
+    for (auto f : getOperation().getOps<func::FuncOp>())
+      if (getContext().getOrLoadDialect<ir::TleDialect>()->getKernelAttrHelper().isAttrPresent(f) && ir::dispatchSymbol(f).empty() && !f.isExternal())
+        kernels.push_back(f);
+    for (func::FuncOp f : kernels) specialize(f);
+  }
+
+  void specialize(func::FuncOp kernel) {
+    SmallVector<Role> roles;
+    bool any = false, sizes = false;
+    for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+      Value arg = kernel.getArgument(i);
+      Role role = Role::None;
+      if (ir::parameterDivisibility(kernel, i) == 1) {
+        if (isa<ir::PointerType>(arg.getType()))
+          role = pointerRole(arg);
+        else if (isSpecializableInteger(arg.getType()))
+          role = integerRole(arg);
+      }
+      roles.push_back(role);
+      any |= role != Role::None;
+      sizes |= role == Role::Size;
+    }
+    if (!any) return;
+    // (1) everything Triton would specialize on; (2) the same, sizes free.
+    SmallVector<SmallVector<Assume>> variants;
+    for (bool assumeSizes : {true, false}) {
+      if (!assumeSizes && !sizes) break;
+      SmallVector<Assume> v;
+      for (Role r : roles)
+        v.push_back(r == Role::None || (r == Role::Size && !assumeSizes) ? Assume::Nothing
+                    : r == Role::UnitStride                              ? Assume::One
+                                                                         : Assume::Divisible16);
+      if (llvm::all_of(v, [](Assume a) { return a == Assume::Nothing; })) continue;
+      variants.push_back(std::move(v));
+    }
+    std::string symbol = kernel.getSymName().str();
+    ir::setDispatch(kernel, symbol, 0);
+    OpBuilder b(kernel->getContext());
+    b.setInsertionPointAfter(kernel);
+    for (auto [index, assumptions] : llvm::enumerate(variants)) {
+      auto variant = cast<func::FuncOp>(b.clone(*kernel));
+      variant.setSymName(symbol + "__s" + std::to_string(index + 1));
+      ir::setDispatch(variant, symbol, static_cast<unsigned>(index + 1));
+      llvm::BitVector constant(variant.getNumArguments());
+      OpBuilder entry = OpBuilder::atBlockBegin(&variant.front());
+      for (auto [i, assume] : llvm::enumerate(assumptions)) {
+        if (assume == Assume::Divisible16) {
+          ir::setParameterDivisibility(variant, static_cast<unsigned>(i), 16);
+        } else if (assume == Assume::One) {
+          Value arg = variant.getArgument(static_cast<unsigned>(i));
+          auto one = entry.create<arith::ConstantOp>(arg.getLoc(), entry.getIntegerAttr(arg.getType(), 1));
+          arg.replaceAllUsesWith(one);
+          constant.set(i);
+        }
+      }
+      variant.eraseArguments(constant);
+      b.setInsertionPointAfter(variant);
+    }
+  }
+};
+
+}  // namespace
+
+}  // namespace tle::common
