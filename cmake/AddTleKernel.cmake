@@ -1,7 +1,7 @@
 # add_tle_kernel(<target> <file.tle>
 #                KERNEL <name>... SIGNATURE <sig>... [OUT_NAME <symbol>...]
 #                [NUM_WARPS n] [NUM_STAGES n] [ARCH sm_XX | TARGET target] [DEFINES NAME=VALUE...]
-#                [INCLUDES dir...])
+#                [INCLUDES dir...] [SPECIALIZE auto|none])
 #
 # Runs tlec at build time (with a depfile, so edits to the .tle file and to the modules it
 # imports rebuild it) and makes <target>, a static library of the generated code whose PUBLIC
@@ -9,9 +9,10 @@
 # the i-th KERNEL. For CUDA (ARCH, default sm_90a, or TARGET cuda:sm_XX) the consumer's project
 # must enable the CUDA language. For TARGET ascend:910b the library is the AscendC C++ built
 # with the C++ compiler against tlec's CPU emulation of AscendC (docs/ascendc.md); building it
-# for an NPU is CANN's toolchain's job.
+# for an NPU is CANN's toolchain's job. SPECIALIZE is tlec's --specialize (default auto: CUDA
+# kernels with unhinted parameters also get specialized variants, chosen by the launcher).
 function(add_tle_kernel target source)
-  cmake_parse_arguments(PARSE_ARGV 2 TLE "" "NUM_WARPS;NUM_STAGES;ARCH;TARGET" "KERNEL;SIGNATURE;OUT_NAME;DEFINES;INCLUDES")
+  cmake_parse_arguments(PARSE_ARGV 2 TLE "" "NUM_WARPS;NUM_STAGES;ARCH;TARGET;SPECIALIZE" "KERNEL;SIGNATURE;OUT_NAME;DEFINES;INCLUDES")
   if(TLE_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_tle_kernel(${target}): unexpected arguments: ${TLE_UNPARSED_ARGUMENTS}")
   endif()
@@ -62,6 +63,9 @@ function(add_tle_kernel target source)
   endif()
   if(TLE_NUM_STAGES)
     list(APPEND args --num-stages ${TLE_NUM_STAGES})
+  endif()
+  if(TLE_SPECIALIZE)
+    list(APPEND args --specialize ${TLE_SPECIALIZE})
   endif()
   foreach(d IN LISTS TLE_DEFINES)
     list(APPEND args -D "${d}")

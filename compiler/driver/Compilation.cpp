@@ -132,16 +132,14 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       IrModulePtr ir = lower(*module, std::move(kernels));
       if (!ir) return false;
       auto pipelineStart = std::chrono::steady_clock::now();
-      auto locate = [&sources](const std::string &file, unsigned line, unsigned column) {
-        return SourceLoc{sources.findFile(file), line, column};
-      };
+      SourceLocator locate = locatorFor(sources);
       if (options.specialize && !specializeParameters(*ir, diags)) return false;
       if (!runTargetPipeline(*ir, *options.target, diags, locate)) return false;
       spdlog::info("ran the {} pipeline in {:.2f} ms", options.target->name(), millisecondsSince(pipelineStart));
       CudaOptions cuda;
       cuda.inputName = options.input == "-" ? "<stdin>" : baseName(options.input);
       cuda.headerName = options.writesToStdout() ? "kernel.h" : baseName(headerPathFor(options));
-      cuda.sourceLine = [&sources](const std::string &file, unsigned line) { return sources.lineText(file, line); };
+      cuda.sourceLine = lineReaderFor(sources);
       cuda.locate = locate;
       auto printStart = std::chrono::steady_clock::now();
       CudaOutput result;
@@ -183,9 +181,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       // The same stages for Ascend: sema, the Ascend pipeline, the AscendC printer.
       IrModulePtr ir = lower(*module, std::move(kernels));
       if (!ir) return false;
-      auto locate = [&sources](const std::string &file, unsigned line, unsigned column) {
-        return SourceLoc{sources.findFile(file), line, column};
-      };
+      SourceLocator locate = locatorFor(sources);
       auto pipelineStart = std::chrono::steady_clock::now();
       if (!runTargetPipeline(*ir, *options.target, diags, locate)) return false;
       spdlog::info("ran the {} pipeline in {:.2f} ms", options.target->name(), millisecondsSince(pipelineStart));
@@ -193,7 +189,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       ascendc.inputName = options.input == "-" ? "<stdin>" : baseName(options.input);
       ascendc.headerName = options.writesToStdout() ? "kernel.h" : baseName(headerPathFor(options));
       ascendc.targetName = options.target->name();
-      ascendc.sourceLine = [&sources](const std::string &file, unsigned line) { return sources.lineText(file, line); };
+      ascendc.sourceLine = lineReaderFor(sources);
       ascendc.locate = locate;
       AscendcOutput result;
       if (!printAscendc(*ir, ascendc, diags, result)) return false;

@@ -4,6 +4,7 @@
 
 #include "support/SourceLocation.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,5 +47,18 @@ private:
   const File &file(FileId id) const { return files_.at(id - 1); }
   std::vector<File> files_;
 };
+
+// How later stages, which know a position only by file name (MLIR locations), point into the
+// sources and quote their lines.
+using SourceLocator = std::function<SourceLoc(const std::string &file, unsigned line, unsigned column)>;
+using SourceLineReader = std::function<std::string(const std::string &file, unsigned line)>;
+
+// Both over `sources`, which must outlive them.
+inline SourceLocator locatorFor(const SourceManager &sources) {
+  return [&sources](const std::string &file, unsigned line, unsigned column) { return SourceLoc{sources.findFile(file), line, column}; };
+}
+inline SourceLineReader lineReaderFor(const SourceManager &sources) {
+  return [&sources](const std::string &file, unsigned line) { return sources.lineText(file, line); };
+}
 
 }  // namespace tle

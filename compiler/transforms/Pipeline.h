@@ -4,15 +4,13 @@
 
 #include "ir/IrModule.h"
 #include "support/Diagnostics.h"
+#include "support/SourceManager.h"
 #include "target/Target.h"
 
 #include <functional>
 #include <string>
 
 namespace tle {
-
-// A source position from a location's file name, line and column (the driver's sources).
-using SourceLocator = std::function<SourceLoc(const std::string &file, unsigned line, unsigned column)>;
 
 // Runs `target`'s pipeline on every kernel of `module`. False, with a diagnostic, when the
 // family has no pipeline yet or a pass fails (a compiler bug). A pass's warnings (a hint it

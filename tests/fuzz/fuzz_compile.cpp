@@ -3,8 +3,9 @@
 // (TLE_FUZZ_TARGET "cuda:sm_90a" or "ascend:910b"); TLE_FUZZ_SEMA_ONLY stops after sema.
 //
 // Every @...jit function is requested, with a signature made from its parameters:
-// annotated ones (tl.constexpr) get 16, names with "ptr" or "Ptr" fp32 pointers aligned to
-// 16 bytes, the rest i32 scalars.
+// annotated ones (tl.constexpr) get 16, names with "ptr" or "Ptr" fp32 pointers (aligned to
+// 16 bytes for inputs of even length; unhinted for odd ones, so that the CUDA target's
+// automatic specialization has parameters to work on), the rest i32 scalars.
 #include "FuzzSupport.h"
 
 #include "frontend/Ast.h"
@@ -36,7 +37,8 @@ std::string decoratorText(const SourceManager &sources, const ast::Expr &e) {
 
 // Every @...jit function (at most 4), with a signature made as the driver makes one: from
 // text in its own buffer, so that signature errors point into it.
-std::vector<KernelRequest> requestsFor(const ast::Module &module, SourceManager &sources, DiagnosticEngine &diags) {
+std::vector<KernelRequest> requestsFor(const ast::Module &module, SourceManager &sources, DiagnosticEngine &diags,
+                                       bool alignedPointers) {
   std::vector<KernelRequest> requests;
   for (const ast::StmtPtr &s : module.body) {
     const auto *f = ast::dyn_cast<ast::FunctionDef>(s.get());
@@ -46,9 +48,8 @@ std::vector<KernelRequest> requestsFor(const ast::Module &module, SourceManager 
     if (!jit) continue;
     std::string text;
     for (const ast::Param &p : f->params) {
-      std::string entry = p.annotation ? "16"
-                          : p.name.find("ptr") != std::string::npos || p.name.find("Ptr") != std::string::npos ? "*fp32:16"
-                                                                                                                 : "i32";
+      bool pointer = p.name.find("ptr") != std::string::npos || p.name.find("Ptr") != std::string::npos;
+      std::string entry = p.annotation ? "16" : !pointer ? "i32" : alignedPointers ? "*fp32:16" : "*fp32";
       text += (text.empty() ? "" : ", ") + entry;
     }
     FileId sig = sources.addBuffer("<signature " + f->name + ">", text);
@@ -77,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FileId file = sources.addBuffer("input.tle", std::string(reinterpret_cast<const char *>(data), size));
   auto module = parseFile(sources, file, diags);
   if (!module) return fuzz::checkDiagnostics(diags, false, rendered), 0;
-  std::vector<KernelRequest> requests = requestsFor(*module, sources, diags);
+  std::vector<KernelRequest> requests = requestsFor(*module, sources, diags, size % 2 == 0);
   if (requests.empty()) return 0;
   const TargetInfo *target = findTarget(TLE_FUZZ_TARGET);
   if (!target) fuzz::finding("unknown fuzz target " TLE_FUZZ_TARGET, "");
@@ -88,9 +89,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   IrModulePtr ir = lowerToIr(*module, options, sources, diags);
   if (!ir) return fuzz::checkDiagnostics(diags, false, rendered), 0;
 #ifndef TLE_FUZZ_SEMA_ONLY
-  auto locate = [&sources](const std::string &name, unsigned line, unsigned column) {
-    return SourceLoc{sources.findFile(name), line, column};
-  };
+  SourceLocator locate = locatorFor(sources);
+  // As the driver does under --specialize=auto (its default) for CUDA.
+  if (target->family() == TargetFamily::Cuda && !specializeParameters(*ir, diags))
+    return fuzz::checkDiagnostics(diags, false, rendered), 0;
   if (!runTargetPipeline(*ir, *target, diags, locate)) return fuzz::checkDiagnostics(diags, false, rendered), 0;
   bool printed = false;
   if (target->family() == TargetFamily::Cuda) {
@@ -98,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cuda.inputName = "input.tle";
     cuda.headerName = "input.h";
     cuda.locate = locate;
-    cuda.sourceLine = [&sources](const std::string &name, unsigned line) { return sources.lineText(name, line); };
+    cuda.sourceLine = lineReaderFor(sources);
     CudaOutput out;
     printed = printCuda(*ir, cuda, diags, out);
   } else {
@@ -107,7 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ascendc.headerName = "input.h";
     ascendc.targetName = TLE_FUZZ_TARGET;
     ascendc.locate = locate;
-    ascendc.sourceLine = [&sources](const std::string &name, unsigned line) { return sources.lineText(name, line); };
+    ascendc.sourceLine = lineReaderFor(sources);
     AscendcOutput out;
     printed = printAscendc(*ir, ascendc, diags, out);
   }

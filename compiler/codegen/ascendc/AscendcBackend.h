@@ -5,7 +5,7 @@
 
 #include "ir/IrModule.h"
 #include "support/Diagnostics.h"
-#include "support/SourceLocation.h"
+#include "support/SourceManager.h"
 
 #include <functional>
 #include <string>
@@ -17,8 +17,8 @@ struct AscendcOptions {
   std::string inputName;   // the .tle file, for the banner
   std::string targetName;  // "ascend:910b"
   // The text of line `line` of `file`, for the comment above each statement; may be empty.
-  std::function<std::string(const std::string &file, unsigned line)> sourceLine;
-  std::function<SourceLoc(const std::string &file, unsigned line, unsigned column)> locate;
+  SourceLineReader sourceLine;
+  SourceLocator locate;
 };
 
 struct AscendcOutput {

@@ -4,7 +4,7 @@
 
 #include "ir/IrModule.h"
 #include "support/Diagnostics.h"
-#include "support/SourceLocation.h"
+#include "support/SourceManager.h"
 
 #include <functional>
 #include <memory>
@@ -17,9 +17,9 @@ struct CudaOptions {
   std::string inputName;   // the .tle file, for the banner
   bool lineDirectives = false;
   // The text of line `line` of `file`, for the comment above each statement; may be empty.
-  std::function<std::string(const std::string &file, unsigned line)> sourceLine;
+  SourceLineReader sourceLine;
   // Where a (file, line, column) of the IR's locations is, for diagnostics.
-  std::function<SourceLoc(const std::string &file, unsigned line, unsigned column)> locate;
+  SourceLocator locate;
 };
 
 struct CudaOutput {

@@ -155,9 +155,9 @@ Role pointerRole(Value arg) {
 struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParametersPass> {
   void runOnOperation() override {
     SmallVector<func::FuncOp> kernels;
+    auto kernelAttr = getContext().getOrLoadDialect<ir::TleDialect>()->getKernelAttrHelper();
     for (auto f : getOperation().getOps<func::FuncOp>())
-      if (getContext().getOrLoadDialect<ir::TleDialect>()->getKernelAttrHelper().isAttrPresent(f) && ir::dispatchSymbol(f).empty() && !f.isExternal())
-        kernels.push_back(f);
+      if (kernelAttr.isAttrPresent(f) && ir::dispatchSymbol(f).empty() && !f.isExternal()) kernels.push_back(f);
     for (func::FuncOp f : kernels) specialize(f);
   }
 
