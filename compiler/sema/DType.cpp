@@ -77,23 +77,26 @@ static DType unsignedOfWidth(unsigned bits) {
   }
 }
 
-DType promote(DType a, bool aWeak, DType b, bool bWeak, bool div) {
+DType promote(DType a, bool aWeak, DType b, bool bWeak, bool div, bool divOrMod) {
   // A Python scalar takes the other side's type when the kinds agree (int with int,
   // float with float) or when it is an int meeting a float.
+  // Division and remainder of a 16-bit float tensor are computed in fp32 even then.
+  auto widened = [&](DType tensor) { return divOrMod && (tensor == DType::FP16 || tensor == DType::BF16) ? DType::FP32 : tensor; };
   if (aWeak && !bWeak) {
-    if (isFloat(b) || isInt(a)) return div && isInt(b) ? DType::FP32 : b;
+    if (isFloat(b) || isInt(a)) return div && isInt(b) ? DType::FP32 : widened(b);
   }
   if (bWeak && !aWeak) {
-    if (isFloat(a) || isInt(b)) return div && isInt(a) ? DType::FP32 : a;
+    if (isFloat(a) || isInt(b)) return div && isInt(a) ? DType::FP32 : widened(a);
   }
   if (isFloat(a) || isFloat(b)) {
     if (a == DType::FP64 || b == DType::FP64) return DType::FP64;
     if (a == DType::FP32 || b == DType::FP32) return DType::FP32;
-    if (a == DType::FP16 && b == DType::FP16) return DType::FP16;
-    if (a == DType::BF16 && b == DType::BF16) return DType::BF16;
-    if (!isFloat(a)) return b == DType::BF16 || b == DType::FP16 ? b : DType::FP32;
-    if (!isFloat(b)) return a == DType::BF16 || a == DType::FP16 ? a : DType::FP32;
-    // fp16 with bf16, or any fp8 mix: computed in fp32.
+    // Triton's order: fp16 wins over anything narrower (bf16, fp8, integers); bf16 stays
+    // bf16 only with bf16; division and remainder of either are computed in fp32.
+    if (a == DType::FP16 || b == DType::FP16) return divOrMod ? DType::FP32 : DType::FP16;
+    if (a == DType::BF16 || b == DType::BF16) return !divOrMod && a == b ? DType::BF16 : DType::FP32;
+    if (isFp8(a) && isFp8(b)) return a == b ? a : DType::FP16;
+    // An fp8 with an integer (Triton rejects it).
     return DType::FP32;
   }
   if (div) return DType::FP32;

@@ -25,7 +25,8 @@ unsigned bitWidth(DType t);
 // The type both operands of an arithmetic operator are converted to (Triton's
 // computation_type_impl). A "weak" operand is a Python scalar: it adapts to the other
 // operand's kind instead of widening it. `div` is true division (`/`), which yields a
-// float even for integers.
-DType promote(DType a, bool aWeak, DType b, bool bWeak, bool div);
+// float even for integers; `divOrMod` (`/`, `//`, `%`) computes 16-bit floats in fp32, as
+// PTX has no 16-bit division.
+DType promote(DType a, bool aWeak, DType b, bool bWeak, bool div, bool divOrMod = false);
 
 }  // namespace tle::sema

@@ -124,7 +124,8 @@ public:
     DType dtype;
     std::vector<int64_t> shape;
   };
-  Common commonType(const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb, bool trueDiv);
+  Common commonType(const Value &a, const Value &b, SourceRange at, SourceRange ra, SourceRange rb, bool trueDiv,
+                    bool divOrMod = false);
   // Materializes, converts and broadcasts `v` to `c`.
   Value coerce(const Value &v, const Common &c, SourceRange at);
 

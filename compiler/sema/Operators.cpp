@@ -249,7 +249,7 @@ static DType constantDType(const Value &v) {
 }
 
 LoweringContext::Common LoweringContext::commonType(const Value &a, const Value &b, SourceRange at, SourceRange ra,
-                                                    SourceRange rb, bool trueDiv) {
+                                                    SourceRange rb, bool trueDiv, bool divOrMod) {
   Common c;
   std::vector<int64_t> sa = a.isRuntime() ? a.type.shape : std::vector<int64_t>{};
   std::vector<int64_t> sb = b.isRuntime() ? b.type.shape : std::vector<int64_t>{};
@@ -259,7 +259,7 @@ LoweringContext::Common LoweringContext::commonType(const Value &a, const Value 
         .note(rb, "right operand is " + withArticle(b.isRuntime() ? b.type.str() : b.describe()));
     throw LoweringFailed{};
   }
-  c.dtype = promote(constantDType(a), !a.isRuntime(), constantDType(b), !b.isRuntime(), trueDiv);
+  c.dtype = promote(constantDType(a), !a.isRuntime(), constantDType(b), !b.isRuntime(), trueDiv, divOrMod);
   return c;
 }
 
@@ -300,7 +300,8 @@ Value LoweringContext::binary(BinaryOp op, const Value &a, const Value &b, Sourc
       fail(r, DiagId::TypeMismatch, "the constant " + std::to_string(c.intValue) + " does not fit " + dtypeName(d) +
                                         ", the dtype of the other operand (Triton rejects it too); cast that operand or the constant");
   }
-  Common common = commonType(a, b, at, ra, rb, op == BinaryOp::Div);
+  Common common = commonType(a, b, at, ra, rb, op == BinaryOp::Div,
+                             op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Mod);
   const std::vector<int64_t> &shape = common.shape;
   for (const auto &[v, r] : {std::pair<const Value &, SourceRange>(a, ra), {b, rb}}) {
     if (v.isRuntime() && v.type.isBlockPtr)
@@ -368,7 +369,14 @@ Value LoweringContext::binary(BinaryOp op, const Value &a, const Value &b, Sourc
   case BinaryOp::BitOr: r = builder_.create<mlir::arith::OrIOp>(l, x.ir, y.ir); break;
   case BinaryOp::BitXor: r = builder_.create<mlir::arith::XOrIOp>(l, x.ir, y.ir); break;
   case BinaryOp::LShift: r = builder_.create<mlir::arith::ShLIOp>(l, x.ir, y.ir); break;
-  case BinaryOp::RShift: r = u ? mlir::Value(builder_.create<mlir::arith::ShRUIOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::ShRSIOp>(l, x.ir, y.ir); break;
+  case BinaryOp::RShift: {
+    // As in Triton, whose tensor's `>>` picks the shift by its own dtype before promotion
+    // (int8 >> uint32 shifts arithmetically); a Python int on the left defers to the right.
+    DType own = a.isRuntime() ? da : db;
+    bool logical = isUnsigned(own) || own == DType::I1;
+    r = logical ? mlir::Value(builder_.create<mlir::arith::ShRUIOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::ShRSIOp>(l, x.ir, y.ir);
+    break;
+  }
   default: fail(at, DiagId::TypeMismatch, "unsupported operator");
   }
   return Value::ofRuntime(r, t);

@@ -107,13 +107,25 @@ TEST_CASE("unary operators and truthiness") {
   CHECK(out.boolValue == false);
 }
 
+// Triton's computation_type_impl, checked against Triton 3.6's compiled kernels by
+// tests/differential/run_results.py (fp16 with bf16 is fp16; bf16 stays bf16 only with bf16).
 TEST_CASE("promotion: floats win over ints, wider over narrower") {
   CHECK(promote(DType::FP16, false, DType::FP32, false, false) == DType::FP32);
   CHECK(promote(DType::FP16, false, DType::FP16, false, false) == DType::FP16);
-  CHECK(promote(DType::FP16, false, DType::BF16, false, false) == DType::FP32);
-  CHECK(promote(DType::BF16, false, DType::I32, false, false) == DType::BF16);
+  CHECK(promote(DType::FP16, false, DType::BF16, false, false) == DType::FP16);
+  CHECK(promote(DType::FP16, false, DType::I8, false, false) == DType::FP16);
+  CHECK(promote(DType::BF16, false, DType::BF16, false, false) == DType::BF16);
+  CHECK(promote(DType::BF16, false, DType::I32, false, false) == DType::FP32);
   CHECK(promote(DType::I32, false, DType::FP64, false, false) == DType::FP64);
-  CHECK(promote(DType::FP8E4NV, false, DType::FP8E5, false, false) == DType::FP32);
+  CHECK(promote(DType::FP8E4NV, false, DType::FP8E5, false, false) == DType::FP16);
+}
+
+TEST_CASE("promotion: / // and % of 16-bit floats are computed in fp32") {
+  CHECK(promote(DType::FP16, false, DType::FP16, false, true, true) == DType::FP32);
+  CHECK(promote(DType::BF16, false, DType::BF16, false, false, true) == DType::FP32);
+  CHECK(promote(DType::FP16, false, DType::FP32, true, true, true) == DType::FP32);  // x_fp16 / 2.0
+  CHECK(promote(DType::FP32, false, DType::FP32, false, true, true) == DType::FP32);
+  CHECK(promote(DType::I32, false, DType::I32, false, false, true) == DType::I32);  // x_i32 % y_i32
 }
 
 TEST_CASE("promotion: integers by width, unsigned wins at equal or greater width") {

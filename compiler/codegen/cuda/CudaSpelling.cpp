@@ -140,7 +140,7 @@ std::optional<std::string> elementwiseFunction(Operation *op) {
   static const std::map<std::string, std::string> casts = {
       {"arith.extsi", "cast"}, {"arith.trunci", "cast"}, {"arith.sitofp", "cast"}, {"arith.fptosi", "cast"},
       {"arith.extf", "cast"}, {"arith.truncf", "cast"}, {"arith.extui", "cast_unsigned"},
-      {"arith.uitofp", "cast_unsigned"}, {"arith.fptoui", "cast"}, {"arith.bitcast", "bitcast"},
+      {"arith.uitofp", "cast_unsigned"}, {"arith.fptoui", "cast_to_unsigned"}, {"arith.bitcast", "bitcast"},
       {"arith.index_cast", "cast"}};
   std::string name = op->getName().getStringRef().str();
   if (auto it = functions.find(name); it != functions.end()) return "tle::" + it->second;

@@ -19,12 +19,38 @@ TLE_CONSTEXPR cuda::std::memory_order order_of(int sem) {
          : sem == 2 ? cuda::std::memory_order_release
                     : cuda::std::memory_order_acq_rel;
 }
+template <class T>
+inline constexpr bool is_float16_v = cuda::std::is_same_v<T, __half> || cuda::std::is_same_v<T, __nv_bfloat16>;
+
+// CCCL's atomic_ref has no fetch_add for 16-bit floats: the hardware's atomicAdd (relaxed,
+// device scope, which also serves a block) between fences for the order asked for; a
+// compare-and-swap loop on the bits where the scope is the whole system.
+template <int Sem, cuda::thread_scope Scope, class T>
+TLE_DEVICE T atomic_add_float16(T *p, T v) {
+  if constexpr (Sem == 2 || Sem == 3) cuda::atomic_thread_fence(cuda::std::memory_order_release, Scope);
+  T old;
+  if constexpr (Scope == cuda::thread_scope_system) {
+    cuda::atomic_ref<unsigned short, Scope> bits(*reinterpret_cast<unsigned short *>(p));
+    unsigned short seen = bits.load(cuda::std::memory_order_relaxed), sum;
+    do {
+      memcpy(&old, &seen, sizeof old);
+      const T next = T(static_cast<float>(old) + static_cast<float>(v));
+      memcpy(&sum, &next, sizeof sum);
+    } while (!bits.compare_exchange_weak(seen, sum, cuda::std::memory_order_relaxed));
+  } else {
+    old = atomicAdd(p, v);
+  }
+  if constexpr (Sem == 1 || Sem == 3) cuda::atomic_thread_fence(cuda::std::memory_order_acquire, Scope);
+  return old;
+}
+
 // Sem: 0 relaxed, 1 acquire, 2 release, 3 acq_rel. Scope: CCCL's thread scopes.
 template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class T>
 TLE_DEVICE T atomic_apply(T *p, T v) {
   cuda::atomic_ref<T, Scope> ref(*p);
   constexpr cuda::std::memory_order order = order_of(Sem);
-  if constexpr (Op == AtomicOp::add || Op == AtomicOp::fadd) return ref.fetch_add(v, order);
+  if constexpr ((Op == AtomicOp::add || Op == AtomicOp::fadd) && is_float16_v<T>) return atomic_add_float16<Sem, Scope>(p, v);
+  else if constexpr (Op == AtomicOp::add || Op == AtomicOp::fadd) return ref.fetch_add(v, order);
   else if constexpr (Op == AtomicOp::max) return ref.fetch_max(v, order);
   else if constexpr (Op == AtomicOp::min) return ref.fetch_min(v, order);
   else if constexpr (Op == AtomicOp::umax) {

@@ -81,9 +81,17 @@ TLE_DEVICE void store_swizzled(const Src &src, uint16_t *smem) {
 
 TLE_DEVICE uint32_t smem_address(const void *p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
 
+// Warps along one dimension of a dot that a tile `Extent` wide gives work to, in instruction
+// tiles of `Unit`: a tile narrower than the warps leaves the rest repeating the same tiles
+// (the layouts' warp bases beyond the tile are 0), as a 16 x 16 dot on 4 warps does.
+template <int Warps, int Extent, int Unit>
+TLE_CONSTEXPR int working_warps() {
+  return Warps < Extent / Unit ? Warps : Extent / Unit > 0 ? Extent / Unit : 1;
+}
+
 template <class T, int Op, int WM, int WN, int R, int C>
 struct is_mma16_operand<Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C>> {
-  static constexpr bool value = sizeof(T) == 2 && R % 16 == 0 && C % 16 == 0 && (Op == 0 ? R % (16 * WM) == 0 : C % (8 * WN) == 0);
+  static constexpr bool value = sizeof(T) == 2 && R % 16 == 0 && C % 16 == 0 && (Op == 0 ? R % (16 * working_warps<WM, R, 16>()) == 0 : C % (8 * working_warps<WN, C, 8>()) == 0);
 };
 
 // B arrives K-contiguous when it is a transposed view (attention's K^T): it is then kept
@@ -130,15 +138,16 @@ TLE_DEVICE void ldmatrix_x2(uint32_t *r, const uint16_t *p, bool trans) {
 template <int Op, class Src, int WM, int WN, int R, int C>
 struct SharedMma16Operand {
   static constexpr bool kNMajorB = n_major_b<Op, Src>();
-  static constexpr int kTiles = Op == 0 ? R / (16 * WM) : C / (8 * WN);  // instruction tiles along M or N
+  static constexpr int kWM = working_warps<WM, Op == 0 ? R : 16 * WM, 16>(), kWN = working_warps<WN, Op == 1 ? C : 8 * WN, 8>();
+  static constexpr int kTiles = Op == 0 ? R / (16 * kWM) : C / (8 * kWN);  // instruction tiles along M or N
   static constexpr int kSteps = Op == 0 ? C / 16 : R / 16;                  // k16 steps
   const uint16_t *smem;
 
   // A (M x K): tile mi of step ki, a0..a7 in order, by one ldmatrix.x4.
   TLE_DEVICE void fragment_a(uint32_t *r, int mi, int ki) const {
     const int lane = lane_id(), matrix = lane >> 3;
-    const int warpM = (warp_id() / WN) % WM;
-    const int row = 16 * warpM + 16 * WM * mi + (matrix & 1) * 8 + (lane & 7);
+    const int warpM = (warp_id() / WN) % WM % kWM;
+    const int row = 16 * warpM + 16 * kWM * mi + (matrix & 1) * 8 + (lane & 7);
     const int col = 16 * ki + (matrix >> 1) * 8;
     ldmatrix_x4(r, &smem[Swizzle16<C, R>::offset(row, col)], false);
   }
@@ -147,13 +156,13 @@ struct SharedMma16Operand {
   template <int Count>
   TLE_DEVICE void fragments_b(uint32_t *r, int ni, int ki) const {
     const int lane = lane_id(), matrix = lane >> 3;
-    const int warpN = warp_id() % WN;
+    const int warpN = warp_id() % WN % kWN;
     const int tile = ni + (Count == 2 ? matrix >> 1 : 0);
     const uint16_t *p;
     if constexpr (kNMajorB)
-      p = &smem[Swizzle16<R, C>::offset(8 * warpN + 8 * WN * tile + (lane & 7), 16 * ki + (matrix & 1) * 8)];
+      p = &smem[Swizzle16<R, C>::offset(8 * warpN + 8 * kWN * tile + (lane & 7), 16 * ki + (matrix & 1) * 8)];
     else
-      p = &smem[Swizzle16<C, R>::offset(16 * ki + (matrix & 1) * 8 + (lane & 7), 8 * warpN + 8 * WN * tile)];
+      p = &smem[Swizzle16<C, R>::offset(16 * ki + (matrix & 1) * 8 + (lane & 7), 8 * warpN + 8 * kWN * tile)];
     if constexpr (Count == 2) ldmatrix_x4(r, p, !kNMajorB);
     else ldmatrix_x2(r, p, !kNMajorB);
   }
@@ -480,8 +489,9 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, 
                                           const Tile<TA, DotOperand<1, Mma<WM, WN>, Bits>, K, N> &b,
                                           const Tile<TC, Mma<WM, WN>, M, N> &c) {
   constexpr int kInstrK = DotOperand<0, Mma<WM, WN>, Bits>::kInstrK;
-  static_assert(M % (16 * WM) == 0 && N % (8 * WN) == 0 && K % kInstrK == 0, "tile too small for mma.sync");
-  constexpr int numM = M / (16 * WM), numN = N / (8 * WN), numK = K / kInstrK;
+  constexpr int workM = working_warps<WM, M, 16>(), workN = working_warps<WN, N, 8>();
+  static_assert(M % (16 * workM) == 0 && N % (8 * workN) == 0 && K % kInstrK == 0, "tile too small for mma.sync");
+  constexpr int numM = M / (16 * workM), numN = N / (8 * workN), numK = K / kInstrK;
   constexpr int aRegs = 16 * kInstrK / 32, bRegs = 8 * kInstrK / 32;  // elements per lane per instruction
   Tile<TC, Mma<WM, WN>, M, N> d = c;
   if constexpr (Bits == 16) {
@@ -574,7 +584,7 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots(const unsigned char *slotA
   if constexpr (use_wgmma<TA, TC, WM, WN, N, OA::kWgmmaLayout, OB::kWgmmaLayout>())
     wgmma_steps<TA, WM, M / (16 * WM), N, K / 16>(a, b, d);
   else
-    mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(a, b, d);
+    mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
   return d;
 }
 template <class DB, class SB, class TA, class TC, int WM, int WN, int M, int N, int K>
@@ -587,7 +597,7 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slot_b(const Tile<TA, DotOperand
   if constexpr (use_wgmma<TA, TC, WM, WN, N, true, OB::kWgmmaLayout>())
     wgmma_steps<TA, WM, M / (16 * WM), N, K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   else
-    mma16_steps<TA, M / (16 * WM), N / (8 * WN), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
+    mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   return d;
 }
 

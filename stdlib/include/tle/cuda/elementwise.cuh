@@ -88,6 +88,20 @@ template <class To, class From>
 TLE_DEVICE To cast_unsigned(From x) {
   return static_cast<To>(static_cast<unsigned_t<From>>(x));
 }
+// fptoui: through the unsigned type of To's width, as PTX's cvt.rzi.u* does it (negative
+// values and NaN become 0, values above the range its maximum), like Triton.
+template <class To, class From>
+TLE_DEVICE To cast_to_unsigned(From x) {
+  return static_cast<To>(static_cast<unsigned_t<To>>(x));
+}
+template <class To>
+TLE_DEVICE To cast_to_unsigned(__half x) {
+  return cast_to_unsigned<To>(__half2float(x));
+}
+template <class To>
+TLE_DEVICE To cast_to_unsigned(__nv_bfloat16 x) {
+  return cast_to_unsigned<To>(__bfloat162float(x));
+}
 template <class To, class From>
 TLE_DEVICE To bitcast(From x) {
   static_assert(sizeof(To) == sizeof(From), "bitcast between types of different sizes");
@@ -201,7 +215,7 @@ TLE_DEVICE P addptr(P p, I offset) {
     TLE_UNROLL for (int i = 0; i < r.kRegs; ++i) r.v[i] = name<To>(a.v[i]);               \
     return r;                                                                             \
   }
-TLE_LIFT_CAST(cast) TLE_LIFT_CAST(cast_unsigned) TLE_LIFT_CAST(bitcast)
+TLE_LIFT_CAST(cast) TLE_LIFT_CAST(cast_unsigned) TLE_LIFT_CAST(cast_to_unsigned) TLE_LIFT_CAST(bitcast)
 #undef TLE_LIFT_CAST
 
 }  // namespace tle
