@@ -4,6 +4,8 @@
 
 #include "ir/Dialect.h"
 
+#include <algorithm>
+
 namespace tle::sema {
 
 namespace {
@@ -285,6 +287,15 @@ Value makeBlockPtr(LoweringContext &cx, BuiltinCall &c) {
   for (const Value &v : offsets) offsetIr.push_back(asInt(v, DType::I32, where[3]));
   std::vector<int32_t> orderValues;
   for (const Value &v : order) orderValues.push_back(static_cast<int32_t>(cx.requireInt(v, where[5], "an order entry")));
+  std::vector<int32_t> sorted = orderValues;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != static_cast<int32_t>(i)) {
+      std::string text;
+      for (int32_t o : orderValues) text += (text.empty() ? "" : ", ") + std::to_string(o);
+      cx.fail(where[5], DiagId::ShapeMismatch, "tl.make_block_ptr's order must be a permutation of the dimensions 0.." +
+                                                   std::to_string(rank - 1) + ", got (" + text + ")");
+    }
   TType t;
   t.dtype = base.type.dtype;
   t.isBlockPtr = true;
