@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The matmul config sweep (issue 12): every kernel of bench/sweep.list (Triton tutorial
+03's CUDA autotune configs, fp16 and bf16, unhinted signatures) against Triton 3.6's JIT with
+the same config, on several shapes, in one process; cuBLAS (torch.matmul) for reference.
+Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
+bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
+Usage: bench/bench_sweep.py [--build build-gpu/sweep]"""
+import argparse
+import concurrent.futures
+import glob
+import math
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+sys.path.insert(0, os.path.join(ROOT, "tests", "gpu"))
+sys.path.insert(0, HERE)
+
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 1024, 4096), (1024, 1024, 16384)]
+
+
+def build(out):
+    lib = os.path.join(out, "libtle_gpu_kernels.so")
+    if os.path.exists(lib):
+        return
+    nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+
+    def one(src):
+        return subprocess.run([nvcc, "-std=c++17", "-O3", "-arch=sm_90a", "-Xcompiler", "-fPIC", "-I" + ROOT + "/stdlib/include",
+                               "-I" + ROOT + "/runtime/include", "-c", src, "-o", src[:-3] + ".o"], capture_output=True, text=True)
+    sources = sorted(glob.glob(os.path.join(out, "gen", "*.cu")))
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        for src, p in zip(sources, pool.map(one, sources)):
+            if p.returncode:
+                sys.exit("nvcc failed on %s:\n%s" % (src, p.stderr[:3000]))
+    subprocess.run([nvcc, "-shared", "-arch=sm_90a", "-o", lib] + [s[:-3] + ".o" for s in sources], check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join("build-gpu", "sweep"))
+    args = parser.parse_args()
+    build(args.build)
+    import torch
+    import triton
+    import tlec_kernels
+    from bench_tutorials import bench, load_tutorial
+    tri = load_tutorial("03_matmul.tle")
+    kernels = tlec_kernels.load(args.build)
+    print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
+    print(f"{'config':30s} {'M x N x K':>18s} {'tlec TF/s':>9s} {'Triton':>7s} {'cuBLAS':>7s} {'Triton/tlec':>11s}")
+    ratios = []
+    torch.manual_seed(0)
+    for (m, n, k) in SHAPES:
+        for dt_name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
+            a = torch.randn(m, k, device="cuda", dtype=dt)
+            b = torch.randn(k, n, device="cuda", dtype=dt)
+            c = torch.empty(m, n, device="cuda", dtype=dt)
+            flops = 2.0 * m * n * k
+            ref = torch.matmul(a, b)
+            t_cublas = bench(lambda: torch.matmul(a, b))
+            for sym in sorted(s for s in kernels if s.startswith("mm_" + dt_name)):
+                bm, bn, bk, stages, warps = (int(x) for x in re.match(r"mm_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
+                grid = (math.ceil(m / bm) * math.ceil(n / bn),)
+                strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+                c.fill_(float("nan"))
+                kernels[sym](grid, a, b, c, m, n, k, *strides)
+                err = (c.float() - ref.float()).abs().max().item()
+                scale = ref.float().abs().max().item()
+                if not err <= 2e-2 * scale:
+                    print(f"FAIL  {sym} {m}x{n}x{k}: max error {err:.3g} (scale {scale:.3g})")
+                    continue
+                t_tlec = bench(lambda: kernels[sym](grid, a, b, c, m, n, k, *strides))
+                t_tri = bench(lambda: tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+                                                                  BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, ACTIVATION="",
+                                                                  num_warps=warps, num_stages=stages))
+                ratio = t_tri / t_tlec
+                ratios.append(ratio)
+                print(f"{sym[3:]:30s} {f'{m}x{n}x{k}':>18s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} "
+                      f"{flops / t_cublas / 1e9:7.0f} {ratio:10.2f}x", flush=True)
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
+              f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
+
+
+if __name__ == "__main__":
+    main()

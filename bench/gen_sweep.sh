@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Generates the CUDA C++ of every kernel in bench/sweep.list with tlec into
+# build-gpu/sweep/gen/ (no nvcc here: bench/bench_sweep.py builds them on the GPU machine,
+# where 16 cores compile them in parallel). Usage: bench/gen_sweep.sh [BUILD_DIR] [ARCH]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+arch=${2:-sm_90a}
+out=build-gpu/sweep
+rm -rf "$out" && mkdir -p "$out/gen"
+trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
+count=0
+while IFS='|' read -r symbol file kernel warps signature flags; do
+  case "$symbol" in \#*|"") continue ;; esac
+  symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
+  signature=$(trim "$signature"); flags=$(trim "${flags:-}")
+  # shellcheck disable=SC2086  # the extra options are words
+  "$build/bin/tlec" "tests/corpus/$file" --kernel "$kernel" --signature "$signature" --out-name "$symbol" \
+    --num-warps "$warps" --target "cuda:$arch" $flags -o "$out/gen/$symbol.cu"
+  count=$((count + 1))
+done < bench/sweep.list
+echo "gen_sweep: $count kernels in $out/gen"
