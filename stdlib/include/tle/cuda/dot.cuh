@@ -167,14 +167,18 @@ struct SharedMma16Operand {
     else ldmatrix_x2(r, p, !kNMajorB);
   }
 
-  // For wgmma (warps along M only, WN == 1): the buffer must be 128-byte swizzled, i.e. rows
-  // of 64-element blocks along the contiguous dimension (K for A; K or N for B).
-  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 : kNMajorB ? R % 64 == 0 : C % 64 == 0;
+  // For wgmma (warps along M only, WN == 1): B must be 128-byte swizzled, i.e. rows of
+  // 64-element blocks along its contiguous dimension (K or N); A, K-major, may also have
+  // rows of 32 elements (the 64-byte swizzle; 16-element rows would be the 32-byte one,
+  // not yet run on a GPU, so they stay on mma.sync).
+  static constexpr int kASwizzleBytes = C % 64 == 0 ? 128 : C * 2;
+  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 : C % 64 == 0;
   static constexpr bool kTransposedB = Op == 1 && !kNMajorB;  // N contiguous ("MN-major")
-  // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki.
+  // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki; 8-row groups one
+  // swizzle atom (8 rows) apart.
   TLE_DEVICE uint64_t descriptor_a(int mi, int ki) const {
     const int row = 64 * (warp_id() / 4) + 16 * WM * mi;
-    return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(row, 16 * ki)]), 16, 1024);
+    return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(row, 16 * ki)]), 16, 8 * kASwizzleBytes, kASwizzleBytes);
   }
   // B: all N columns of k16 step ki. K-major: 8-row groups 1024 bytes apart; N-major also
   // 64-column blocks R * 128 bytes apart.

@@ -16,12 +16,14 @@
 namespace tle {
 namespace wgmma {
 
-// A 128-byte-swizzled operand in shared memory (the layout Swizzle16 gives tiles 64 or more
-// 16-bit elements wide): start address, leading and stride byte offsets (PTX ISA, "matrix
-// descriptor"). Atoms of 8 rows x 128 bytes must start at 1024-byte boundaries.
-TLE_DEVICE uint64_t descriptor(uint32_t smem_address, uint32_t leading_bytes, uint32_t stride_bytes) {
+// A swizzled operand in shared memory: start address, leading and stride byte offsets and
+// the swizzle width (PTX ISA, "matrix descriptor"). Swizzle16 lays out rows of 64 or more
+// 16-bit elements as the 128-byte swizzle, rows of 32 as the 64-byte one and rows of 16 as
+// the 32-byte one; atoms of 8 rows must start at multiples of 8 rows' bytes.
+TLE_DEVICE uint64_t descriptor(uint32_t smem_address, uint32_t leading_bytes, uint32_t stride_bytes, int swizzle_bytes = 128) {
+  const uint64_t mode = swizzle_bytes == 128 ? 1 : swizzle_bytes == 64 ? 2 : 3;
   return static_cast<uint64_t>((smem_address & 0x3FFFF) >> 4) | (static_cast<uint64_t>((leading_bytes >> 4) & 0x3FFF) << 16) |
-         (static_cast<uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32) | (static_cast<uint64_t>(1) << 62);
+         (static_cast<uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32) | (mode << 62);
 }
 
 #if TLE_HAS_WGMMA
