@@ -16,15 +16,13 @@ best() {  # best-of-3 wall time of "$@" in ms
   echo $b
 }
 printf '%-22s %10s %12s\n' kernel "to .cu ms" "to cubin ms"
-trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
+# shellcheck source=../scripts/lib/kernels-list.sh
+. scripts/lib/kernels-list.sh
 while IFS='|' read -r symbol file kernel warps signature flags; do
-  case "$symbol" in \#*|"") continue ;; esac
-  symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
-  signature=$(trim "$signature"); flags=$(trim "${flags:-}")
   args=("tests/corpus/$file" --kernel "$kernel" --signature "$signature" --num-warps "$warps")
   # shellcheck disable=SC2206  # the extra options are words
   [ -n "$flags" ] && args+=($flags)
   cu=$(best "$tlec" "${args[@]}" -o "$tmp/k.cu")
   cubin=$(best "$tlec" "${args[@]}" -o "$tmp/k.cubin")
   printf '%-22s %10s %12s\n' "$symbol" "$cu" "$cubin"
-done < tests/gpu/kernels.list
+done < <(kernel_list_entries tests/gpu/kernels.list)

@@ -8,15 +8,13 @@ build=${1:-build}
 arch=${2:-sm_90a}
 out=build-gpu/sweep
 rm -rf "$out" && mkdir -p "$out/gen"
-trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
+# shellcheck source=../scripts/lib/kernels-list.sh
+. scripts/lib/kernels-list.sh
 count=0
 while IFS='|' read -r symbol file kernel warps signature flags; do
-  case "$symbol" in \#*|"") continue ;; esac
-  symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
-  signature=$(trim "$signature"); flags=$(trim "${flags:-}")
   # shellcheck disable=SC2086  # the extra options are words
   "$build/bin/tlec" "tests/corpus/$file" --kernel "$kernel" --signature "$signature" --out-name "$symbol" \
     --num-warps "$warps" --target "cuda:$arch" $flags -o "$out/gen/$symbol.cu"
   count=$((count + 1))
-done < bench/sweep.list
+done < <(kernel_list_entries bench/sweep.list)
 echo "gen_sweep: $count kernels in $out/gen"

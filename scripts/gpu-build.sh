@@ -10,11 +10,9 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 out=build-gpu
 mkdir -p "$out/gen"
 objects=()
-trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
+# shellcheck source=lib/kernels-list.sh
+. scripts/lib/kernels-list.sh
 while IFS='|' read -r symbol file kernel warps signature flags; do
-  case "$symbol" in \#*|"") continue ;; esac
-  symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
-  signature=$(trim "$signature"); flags=$(trim "${flags:-}")
   # shellcheck disable=SC2086  # the extra options are words
   "$build/bin/tlec" "tests/corpus/$file" --kernel "$kernel" --signature "$signature" --out-name "$symbol" \
     --num-warps "$warps" --target "cuda:$arch" $flags -o "$out/gen/$symbol.new.cu"
@@ -26,7 +24,7 @@ while IFS='|' read -r symbol file kernel warps signature flags; do
   done
   objects+=("$out/gen/$symbol.o")
   echo "$symbol"
-done < tests/gpu/kernels.list > "$out/kernels.txt"
+done < <(kernel_list_entries tests/gpu/kernels.list) > "$out/kernels.txt"
 # nvcc, two at a time.
 # nvcc, two at a time, for objects older than their source or the device library.
 newest_header=$(ls -t stdlib/include/tle/cuda/*.cuh runtime/include/tle/*.h | head -1)

@@ -10,13 +10,11 @@ tlec=$1
 src=$2
 work=$3
 rm -rf "$work" && mkdir -p "$work/a/x" "$work/b"
-trim() { sed 's/^ *//; s/ *$//' <<< "$1"; }
+# shellcheck source=../../scripts/lib/kernels-list.sh
+. "$src/scripts/lib/kernels-list.sh"
 compared=0
 differ=0
 while IFS='|' read -r symbol file kernel warps signature flags; do
-  case "$symbol" in \#*|"") continue ;; esac
-  symbol=$(trim "$symbol"); file=$(trim "$file"); kernel=$(trim "$kernel"); warps=$(trim "$warps")
-  signature=$(trim "$signature"); flags=$(trim "${flags:-}")
   for target in cuda:sm_90a ascend:910b; do
     ext=cu; [ "$target" = ascend:910b ] && ext=cpp
     # The diagnostics must not differ either (warnings, or the error of a kernel the target
@@ -40,6 +38,6 @@ while IFS='|' read -r symbol file kernel warps signature flags; do
       echo "DIFFERENT HEADER: $symbol for $target"; differ=$((differ + 1))
     fi
   done
-done < "$src/tests/gpu/kernels.list"
+done < <(kernel_list_entries "$src/tests/gpu/kernels.list")
 echo "determinism: $compared outputs compared, $differ differ"
 [ "$compared" -gt 50 ] && [ "$differ" -eq 0 ]
