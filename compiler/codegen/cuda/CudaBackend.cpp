@@ -291,13 +291,11 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   std::ostringstream cu;
   cu << banner(options.inputName);
   // Host parts (header, launchers) are hidden from NVRTC, which compiles device code only.
-  // Launchers that dispatch among variants, by symbol, in the order their kernels come.
-  std::vector<std::string> dispatchOrder;
+  // Launchers that dispatch among variants, by symbol.
   std::map<std::string, DispatchGroup> groups;
   for (const cuda::PrintedKernel &k : kernels) {
     if (k.dispatch.empty()) continue;
     DispatchGroup &g = groups[k.dispatch];
-    if (!g.generic && g.variants.empty()) dispatchOrder.push_back(k.dispatch);
     if (k.variant == 0)
       g.generic = &k;
     else
@@ -331,9 +329,11 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   for (const cuda::PrintedKernel &k : kernels)
     cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
        << "#endif  // __CUDACC_RTC__\n\n";
-  for (const std::string &symbol : dispatchOrder) {
-    const DispatchGroup &g = groups[symbol];
-    cu << "// ---- " << symbol << ": the launcher ----\n\n" << variantTable(g) << "#ifndef __CUDACC_RTC__\n"
+  // Each group's launcher, in the order of its generic kernel.
+  for (const cuda::PrintedKernel &k : kernels) {
+    if (k.dispatch.empty() || k.variant != 0) continue;
+    const DispatchGroup &g = groups[k.dispatch];
+    cu << "// ---- " << k.dispatch << ": the launcher ----\n\n" << variantTable(g) << "#ifndef __CUDACC_RTC__\n"
        << dispatcherDefinition(g) << "#endif  // __CUDACC_RTC__\n\n";
   }
   out.source = cu.str();

@@ -11,8 +11,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
-#include <optional>
-
 namespace tle::common {
 
 #define GEN_PASS_DEF_SPECIALIZEPARAMETERS
