@@ -192,6 +192,11 @@ LogicalResult AsyncCopyOp::verify() {
   if (getMask() && getMask().getType().getShape() != staged.getShape()) return emitOpError("the mask must have the tile's shape");
   if (auto slot = getSlot(); slot && static_cast<int64_t>(*slot) >= static_cast<int64_t>(getRing().getType().getSlots()))
     return emitOpError("slot ") << *slot << " is outside the ring's " << getRing().getType().getSlots() << " slots";
+  if (auto behind = getSlotsBehind()) {
+    if (getSlot()) return emitOpError("takes a slot or slots_behind, not both");
+    if (*behind < 1 || static_cast<int64_t>(*behind) >= static_cast<int64_t>(getRing().getType().getSlots()))
+      return emitOpError("slots_behind must be between 1 and the ring's slots - 1");
+  }
   return success();
 }
 
@@ -200,8 +205,14 @@ LogicalResult RingReadOp::verify() {
   return success();
 }
 
+LogicalResult DotsWaitOp::verify() {
+  if (getInputs().getTypes() != getResults().getTypes()) return emitOpError("results must have the inputs' types");
+  return success();
+}
+
 LogicalResult RingDotOp::verify() {
   if (getType() != getC().getType()) return emitOpError("result must have the accumulator's type");
+  if (getInFlight() && !isa<OperandRingType>(getA().getType())) return emitOpError("in flight needs a from a ring as well");
   if (auto ring = dyn_cast<OperandRingType>(getA().getType())) {
     if (!isa<DotOperandLayoutAttr>(ring.getOperand().getEncoding())) return emitOpError("a's ring must hold dot operands");
   } else if (!isa<RankedTensorType>(getA().getType())) {

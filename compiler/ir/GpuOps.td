@@ -126,12 +126,13 @@ def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWri
   let summary = "copy a tile from global memory into a slot of an operand ring (cp.async, one commit group)";
   let description = [{
     Into slot `slot` when it is given (the copies before the loop), else into the slot that
-    the enclosing ring loop's previous iteration read. Masked-off chunks are zero-filled;
-    tle_gpu.mask_per_element marks a mask that may differ inside a 16-byte chunk.
+    the enclosing ring loop's iteration `slots_behind` back (default 1: the previous one)
+    read. Masked-off chunks are zero-filled; tle_gpu.mask_per_element marks a mask that may
+    differ inside a 16-byte chunk.
   }];
   let arguments = (ins TleGpu_OperandRingType:$ring, RankedTensorOf<[Tle_AnyPtr]>:$ptr, Optional<RankedTensorOf<[I1]>>:$mask,
-                       OptionalAttr<I32Attr>:$slot);
-  let assemblyFormat = "$ptr (`mask` $mask^)? `into` $ring attr-dict `:` type($ptr) (`,` type($mask)^)? `,` type($ring)";
+                       OptionalAttr<I32Attr>:$slot, OptionalAttr<I32Attr>:$slots_behind);
+  let assemblyFormat = "$ptr (`mask` $mask^)? `into` $ring attr-dict `:` type($ptr) `,` type($ring) (`,` type($mask)^)?";
   let hasVerifier = 1;
 }
 
@@ -156,9 +157,23 @@ def TleGpu_RingReadOp : TleGpu_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
 
 def TleGpu_RingDotOp : TleGpu_Op<"ring_dot", [MemoryEffects<[MemRead]>]> {
   let summary = "c + a @ b with b (and a, when it is a ring) read from this iteration's slot, k step by k step";
-  let arguments = (ins AnyType:$a, TleGpu_OperandRingType:$b, AnyRankedTensor:$c);
+  let description = [{
+    `in_flight` (tle-keep-dots-in-flight): the dot runs on wgmma and its group stays in
+    flight when the op returns; the op first waits for all but the group it issued, so
+    the previous iteration's dot has finished. The result is ready only after a
+    tle_gpu.dots_wait.
+  }];
+  let arguments = (ins AnyType:$a, TleGpu_OperandRingType:$b, AnyRankedTensor:$c, UnitAttr:$in_flight);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TleGpu_DotsWaitOp : TleGpu_Op<"dots_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until the dots left in flight have finished; the results are the accumulators, ready";
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs) `->` type($results)";
   let hasVerifier = 1;
 }
 

@@ -193,13 +193,19 @@ void KernelPrinter::operation(Operation *op) {
   }
 }
 
-std::string KernelPrinter::slotOf(Value ring, Operation *at, bool previous) {
+std::string KernelPrinter::slotOf(Value ring, Operation *at, int behind) {
   auto loop = at->getParentOfType<scf::ForOp>();
   while (loop && !gpu::ringSlots(loop)) loop = loop->getParentOfType<scf::ForOp>();
   if (!loop) throw Unsupported{"an operand ring read outside its loop (tlec bug)"};
   const std::string &slot = slotVars_.lookup(loop);
   const auto &[slots, bytes] = rings_.lookup(ring);
-  std::string index = previous ? "(" + slot + " == 0 ? " + std::to_string(*gpu::ringSlots(loop) - 1) + " : " + slot + " - 1)" : slot;
+  const int slotCount = *gpu::ringSlots(loop);
+  std::string index = slot;
+  if (behind == 1)
+    index = "(" + slot + " == 0 ? " + std::to_string(slotCount - 1) + " : " + slot + " - 1)";
+  else if (behind > 1)
+    index = "(" + slot + " >= " + std::to_string(behind) + " ? " + slot + " - " + std::to_string(behind) + " : " + slot + " + " +
+            std::to_string(slotCount - behind) + ")";
   return slots + " + " + index + " * " + bytes;
 }
 
@@ -228,7 +234,7 @@ void KernelPrinter::printOperation(Operation *op) {
       .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
       .Case<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>([&](Operation *) { printMemoryOperation(op); })
       .Case<ir::DotOp, gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, gpu::OperandRingOp, gpu::AsyncCopyOp,
-            gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp>([&](Operation *) { printOperandOperation(op); })
+            gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp, gpu::DotsWaitOp>([&](Operation *) { printOperandOperation(op); })
       .Case<ir::TransOp, ir::ReshapeOp, ir::JoinOp, ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp,
             ir::ExclusiveCumsumOp, ir::SortOp, ir::HistogramOp>([&](Operation *) { printRearrangement(op); })
       .Case<ir::AllocOp, gpu::LocalPtrOp, gpu::CopyOp, gpu::LocalLoadOp>([&](Operation *) { printBufferOperation(op); })
@@ -351,13 +357,13 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         auto ring = c.getRing().getType();
         std::string slot = c.getSlot() ? rings_.lookup(c.getRing()).first + " + " + std::to_string(*c.getSlot()) + " * " +
                                              rings_.lookup(c.getRing()).second
-                                       : slotOf(c.getRing(), op, /*previous=*/true);
+                                       : slotOf(c.getRing(), op, c.getSlotsBehind().value_or(1));
         line() << "tle::copy_async_operand<" << type(ring.getOperand()) << (c.getMask() ? masking(op) : "") << ">(" << expr(c.getPtr())
                << (c.getMask() ? ", " + expr(c.getMask()) : "") << ", " << slot << ");\n";
       })
       .Case<gpu::AsyncWaitOp>([&](gpu::AsyncWaitOp w) {
         line() << "tle::wait_async_operands<" << w.getPending()
-               << ">();  // this iteration's tiles have landed, and every thread has read the last iteration's\n";
+               << ">();  // this iteration's tiles have landed, and no thread reads the slots refilled below any more\n";
       })
       .Case<gpu::AsyncDrainOp>([&](gpu::AsyncDrainOp) { line() << "tle::wait_async_copies();\n"; })
       .Case<gpu::RingReadOp>([&](gpu::RingReadOp r) {
@@ -368,13 +374,20 @@ void KernelPrinter::printOperandOperation(Operation *op) {
       .Case<gpu::RingDotOp>([&](gpu::RingDotOp d) {
         auto b = d.getB().getType();
         std::string db = type(b.getOperand()), sb = type(b.getStaged());
+        const std::string inFlight = d.getInFlight() ? "_in_flight" : "";
         if (auto a = dyn_cast<gpu::OperandRingType>(d.getA().getType()))
-          define(op, "tle::dot_from_slots<" + type(a.getOperand()) + ", " + db + ", " + type(a.getStaged()) + ", " + sb + ">(" +
+          define(op, "tle::dot_from_slots" + inFlight + "<" + type(a.getOperand()) + ", " + db + ", " + type(a.getStaged()) + ", " + sb + ">(" +
                          slotOf(d.getA(), op) + ", " + slotOf(d.getB(), op) + ", " + expr(d.getC()) + ")",
                  "acc");
         else
           define(op, "tle::dot_from_slot_b<" + db + ", " + sb + ">(" + expr(d.getA()) + ", " + slotOf(d.getB(), op) + ", " + expr(d.getC()) + ")",
                  "acc");
+      })
+      .Case<gpu::DotsWaitOp>([&](gpu::DotsWaitOp w) {
+        std::string values;
+        for (Value v : w.getInputs()) values += (values.empty() ? "" : ", ") + expr(v);
+        line() << "tle::wait_dots_in_flight(" << values << ");\n";
+        for (auto [in, out] : llvm::zip(w.getInputs(), w.getResults())) names_[out] = expr(in);
       });
 }
 

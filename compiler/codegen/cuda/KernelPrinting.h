@@ -85,7 +85,8 @@ class KernelPrinter {
 
   // This iteration's slot of `ring`, or the one the last iteration read (`previous`), in
   // the ring loop around `at`.
-  std::string slotOf(Value ring, Operation *at, bool previous = false);
+  // The slot of `ring` that the iteration `behind` iterations before `at`'s reads (0: its own).
+  std::string slotOf(Value ring, Operation *at, int behind = 0);
 
   std::string masking(Operation *op) { return gpu::maskPerElement(op) ? ", tle::Masking::element" : ""; }
 

@@ -17,6 +17,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   // Copies that ended up with the same layout are one value again.
   pm.addPass(mlir::createCSEPass());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncCopies());
+  pm.addNestedPass<mlir::func::FuncOp>(createKeepDotsInFlight());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createStageDotOperands());
   pm.addNestedPass<mlir::func::FuncOp>(createUniformControlLoads());

@@ -98,7 +98,7 @@ Operation *first(const Range &ops) {
 gpu::AsyncCopyOp copyFor(OpBuilder &b, ir::LoadOp load, Value ring, std::optional<int> slot) {
   b.setInsertionPoint(load);
   auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), load.getMask(),
-                                         slot ? b.getI32IntegerAttr(*slot) : IntegerAttr());
+                                         slot ? b.getI32IntegerAttr(*slot) : IntegerAttr(), /*slots_behind=*/IntegerAttr());
   if (gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
   return copy;
 }
@@ -212,7 +212,8 @@ class AsyncCopyLowering {
       Chain *a = chainOf(dot.getA()), *bRing = chainOf(dot.getB());
       if (bRing) {
         b.setInsertionPoint(dot);
-        auto ringDot = b.create<gpu::RingDotOp>(dot.getLoc(), dot.getType(), a ? a->ring : dot.getA(), bRing->ring, dot.getC());
+        auto ringDot = b.create<gpu::RingDotOp>(dot.getLoc(), dot.getType(), a ? a->ring : dot.getA(), bRing->ring, dot.getC(),
+                                                 /*in_flight=*/false);
         dot.replaceAllUsesWith(ringDot.getResult());
         dot.erase();
         bRing->convert.erase();

@@ -537,7 +537,9 @@ template <int N>
 TLE_CONSTEXPR bool wgmma_width() {
   return N == 16 || N == 32 || N == 64 || N == 128 || N == 256;
 }
-template <class TA, int WM, int NumM, int N, int NumK, class OA, class OB, class Acc>
+// InFlight: the group is left running (all older ones have finished); the accumulators are
+// ready after wait_dots_in_flight.
+template <class TA, int WM, int NumM, int N, int NumK, bool InFlight = false, class OA, class OB, class Acc>
 TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
 #if TLE_HAS_WGMMA
   // Register fragments are packed before the fence: wgmma may not see registers written
@@ -561,7 +563,7 @@ TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
     }
   }
   wgmma::commit();
-  wgmma::wait_all();
+  wgmma::wait<InFlight ? 1 : 0>();
   TLE_UNROLL for (int i = 0; i < NumM * (N / 2); ++i) wgmma::pin(d.v[i]);
 #else
   (void)a, (void)b, (void)d;
@@ -591,6 +593,38 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots(const unsigned char *slotA
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
   return d;
 }
+// The same with the dot's wgmma group left in flight (tle-keep-dots-in-flight): it finishes
+// during the next iteration's wait for its tiles; the next call, or wait_dots_in_flight after
+// the loop, waits for it.
+template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
+TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots_in_flight(const unsigned char *slotA, const unsigned char *slotB,
+                                                               const Tile<TC, Mma<WM, WN>, M, N> &c) {
+  constexpr int K = DA::linear.shape[1];
+  using TA = typename DA::value_type;
+  using OA = SharedMma16Operand<0, SA, WM, WN, M, K>;
+  using OB = SharedMma16Operand<1, SB, WM, WN, K, N>;
+  static_assert(use_wgmma<TA, TC, WM, WN, N, OA::kWgmmaLayout, OB::kWgmmaLayout>() || !TLE_HAS_WGMMA,
+                "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
+  const OA a{reinterpret_cast<const uint16_t *>(slotA)};
+  const OB b{reinterpret_cast<const uint16_t *>(slotB)};
+  Tile<TC, Mma<WM, WN>, M, N> d = c;
+  wgmma_steps<TA, WM, M / (16 * WM), N, K / 16, /*InFlight=*/true>(a, b, d);
+  return d;
+}
+// The accumulators of the dots left in flight, ready.
+template <class... Tiles>
+TLE_DEVICE void wait_dots_in_flight(Tiles &...accumulators) {
+#if TLE_HAS_WGMMA
+  wgmma::wait_all();
+  auto pin_all = [](auto &tile) {
+    TLE_UNROLL for (int i = 0; i < std::remove_reference_t<decltype(tile)>::kRegs; ++i) wgmma::pin(tile.v[i]);
+  };
+  (pin_all(accumulators), ...);
+#else
+  ((void)accumulators, ...);
+#endif
+}
+
 template <class DB, class SB, class TA, class TC, int WM, int WN, int M, int N, int K>
 TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K> &a,
                                                       const unsigned char *slotB, const Tile<TC, Mma<WM, WN>, M, N> &c) {

@@ -30,6 +30,9 @@ TLE_DEVICE uint64_t descriptor(uint32_t smem_address, uint32_t leading_bytes, ui
 TLE_DEVICE void fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TLE_DEVICE void commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 TLE_DEVICE void wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+// All groups but the youngest `Pending` have finished.
+template <int Pending>
+TLE_DEVICE void wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(Pending) : "memory"); }
 // Pins a register at this point of the instruction stream (relative to the other volatile
 // asm here): fragments and accumulators are materialized before the fence, and the
 // accumulators are read only after the wait.
