@@ -212,8 +212,15 @@ void AxisAnalysis::visit(Operation *op) {
         AxisInfo a = operand(0);
         if (ir::shapeOf(e.getSrc().getType()).empty()) return std::nullopt;
         unsigned axis = e.getAxis();
+        // Along the new axis every element starts a run, so its divisibility must hold for
+        // every element: the divisibility along a dimension whose runs are single elements
+        // (then every element starts one), else nothing (inside a run of consecutive values
+        // the second one is odd).
+        int64_t everyElement = 1;
+        for (size_t d = 0; d < a.contiguity.size(); ++d)
+          if (a.contiguity[d] == 1) everyElement = std::max(everyElement, a.divisibility[d]);
         a.contiguity.insert(a.contiguity.begin() + axis, 1);
-        a.divisibility.insert(a.divisibility.begin() + axis, a.divisibility[0]);
+        a.divisibility.insert(a.divisibility.begin() + axis, everyElement);
         a.constancy.insert(a.constancy.begin() + axis, 1);
         return a;
       })

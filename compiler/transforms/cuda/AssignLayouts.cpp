@@ -361,9 +361,11 @@ class LayoutSolver {
   }
 
   // The dimension whose consecutive elements a thread holds in consecutive registers, and how
-  // many: a blocked layout's first `order` entry, also seen through slices of it.
+  // many: a blocked layout's first `order` entry; the mma accumulator's column pairs (Mma in
+  // layout.cuh); also seen through slices of them.
   static std::optional<std::pair<unsigned, unsigned>> fastestDimension(Attribute layout) {
     if (auto b = dyn_cast<gpu::BlockedLayoutAttr>(layout)) return std::make_pair(b.getOrder()[0], b.getSizePerThread()[b.getOrder()[0]]);
+    if (isa<gpu::MmaLayoutAttr>(layout)) return std::make_pair(1u, 2u);
     if (auto s = dyn_cast<gpu::SliceLayoutAttr>(layout)) {
       auto parent = fastestDimension(s.getParent());
       if (!parent || parent->first == s.getDim()) return std::nullopt;
