@@ -8,12 +8,17 @@ namespace {
 constexpr int kThreadsPerWarp = 32;
 constexpr int kWidestAccessBytes = 16;  // ld/st.v4.b32, cp.async's largest chunk
 constexpr int kSharedAlignment = 16;
+constexpr int64_t kReservedSharedBytesPerBlock = 1024;
+constexpr int64_t kRegistersPerProcessor = 64 * 1024;  // 32-bit registers, sm_80 ... sm_90  // the system's part of each block's shared memory (sm_80 on)
 
 class CudaTarget : public TargetInfo {
  public:
-  // `sharedKiB`: the dynamic shared memory one block may opt in to.
-  CudaTarget(std::string arch, int computeCapability, bool archSpecific, int64_t sharedKiB)
-      : arch_(std::move(arch)), computeCapability_(computeCapability), archSpecific_(archSpecific) {
+  // `sharedKiB`: the dynamic shared memory one block may opt in to; `processorSharedKiB`: a
+  // multiprocessor's, which its resident blocks divide (CUDA C++ Programming Guide,
+  // "Technical Specifications per Compute Capability").
+  CudaTarget(std::string arch, int computeCapability, bool archSpecific, int64_t sharedKiB, int64_t processorSharedKiB)
+      : arch_(std::move(arch)), computeCapability_(computeCapability), archSpecific_(archSpecific),
+        processorSharedBytes_(processorSharedKiB * 1024) {
     spaces_ = {{MemorySpace::Global, 0, kSharedAlignment},
                {MemorySpace::Shared, sharedKiB * 1024, kSharedAlignment}};
     if (computeCapability_ >= 90) spaces_.push_back({MemorySpace::RemoteShared, sharedKiB * 1024, kSharedAlignment});
@@ -25,6 +30,9 @@ class CudaTarget : public TargetInfo {
   int maxThreadsPerBlock() const override { return 1024; }
   int vectorBytes() const override { return kWidestAccessBytes; }
   const std::vector<MemorySpaceInfo> &memorySpaces() const override { return spaces_; }
+  int64_t sharedBytesPerProcessor() const override { return processorSharedBytes_; }
+  int64_t sharedBytesReservedPerBlock() const override { return kReservedSharedBytesPerBlock; }
+  int64_t registersPerProcessor() const override { return kRegistersPerProcessor; }
 
   bool has(Feature feature) const override {
     switch (feature) {
@@ -45,14 +53,15 @@ class CudaTarget : public TargetInfo {
   std::string arch_;
   int computeCapability_;
   bool archSpecific_;  // sm_90a: wgmma and setmaxnreg, not forward compatible
+  int64_t processorSharedBytes_;
   std::vector<MemorySpaceInfo> spaces_;
 };
 
 }  // namespace
 
 std::vector<const TargetInfo *> cudaTargets() {
-  static const CudaTarget sm80("sm_80", 80, false, 163), sm86("sm_86", 86, false, 99), sm87("sm_87", 87, false, 163),
-      sm89("sm_89", 89, false, 99), sm90("sm_90", 90, false, 227), sm90a("sm_90a", 90, true, 227);
+  static const CudaTarget sm80("sm_80", 80, false, 163, 164), sm86("sm_86", 86, false, 99, 100), sm87("sm_87", 87, false, 163, 164),
+      sm89("sm_89", 89, false, 99, 100), sm90("sm_90", 90, false, 227, 228), sm90a("sm_90a", 90, true, 227, 228);
   return {&sm80, &sm86, &sm87, &sm89, &sm90, &sm90a};
 }
 

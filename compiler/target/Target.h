@@ -59,6 +59,17 @@ class TargetInfo {
   // nullptr when the target has no such memory.
   const MemorySpaceInfo *memorySpace(MemorySpace space) const;
 
+  // The shared memory of one multiprocessor that its resident blocks divide, and what the
+  // hardware keeps of it for each block (CUDA); 0 where blocks do not share one.
+  virtual int64_t sharedBytesPerProcessor() const { return 0; }
+  virtual int64_t sharedBytesReservedPerBlock() const { return 0; }
+  // The registers of one multiprocessor that its resident threads divide (CUDA); 0 where
+  // there is no such pool.
+  virtual int64_t registersPerProcessor() const { return 0; }
+  // How many blocks fit on one processor at once, as far as shared memory (`sharedBytes` per
+  // block) and registers (`registersPerThread` for `threads` threads) decide; 0: no limit.
+  int64_t blocksPerProcessor(int64_t sharedBytes, int64_t threads, int64_t registersPerThread) const;
+
   virtual bool has(Feature feature) const = 0;
   virtual bool accepts(Tier tier) const = 0;
   // The language of TLE-Raw functions this target runs ("cuda", "ascendc").

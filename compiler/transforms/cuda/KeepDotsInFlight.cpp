@@ -10,7 +10,9 @@
 // iteration i + depth go into the slot iteration i - 2 read (slots_behind = 2) and every ring
 // of the loop gets one more slot: the copies stay `depth` iterations ahead. Where that slot
 // does not fit in the target's shared memory, beside the kernel's buffers and the largest
-// scratch any of its ops may take, the loop's dots stay synchronous.
+// scratch any of its ops may take, or where it leaves room for fewer resident blocks per
+// multiprocessor (shared memory and an estimate of the registers decide), the loop's dots
+// stay synchronous.
 //
 // wgmma is chosen by the device library (use_wgmma in dot.cuh); the prediction here follows
 // its rules, and the library's in-flight dot asserts that it holds.
@@ -87,9 +89,14 @@ int64_t scratchEstimate(Operation *op) {
   return isa<gpu::StageOperandOp, gpu::StageOperandsOp>(op) ? 4 * bytes : 2 * bytes;
 }
 
+// A thread's registers, roughly: its share of the fp32 accumulators, and what ptxas was seen
+// to add for addresses, masks and descriptors (56-110 on the sweep's configs).
+constexpr int64_t kRegistersBesideAccumulators = 64;
+
 class DotsInFlight {
  public:
-  DotsInFlight(func::FuncOp f, const TargetInfo &target) : f_(f), target_(target) {}
+  DotsInFlight(func::FuncOp f, const TargetInfo &target, unsigned numWarps)
+      : f_(f), target_(target), threads_(static_cast<int64_t>(numWarps) * target.threadsPerWarp()) {}
 
   void run() {
     if (!target_.has(Feature::Wgmma)) return;
@@ -118,12 +125,23 @@ class DotsInFlight {
       int64_t extra = 0;
       for (gpu::OperandRingOp ring : rings) extra += gpu::ringSlotBytes(ring.getType());
       if (used + extra > shared->capacityBytes) return;
+      // Nor when it costs a resident block: a second block hides more than the group in
+      // flight does (measured: the tutorial's 128x128x64 tiles on 8 warps, 96 -> 128 KiB,
+      // 0.83x -> 0.88x Triton without the slot).
+      const int64_t registers = estimatedRegistersPerThread(dots);
+      if (target_.blocksPerProcessor(used + extra, threads_, registers) < target_.blocksPerProcessor(used, threads_, registers)) return;
       used += extra;
       keepInFlight(loop, dots, rings);
     });
   }
 
  private:
+  int64_t estimatedRegistersPerThread(ArrayRef<std::pair<gpu::RingDotOp, unsigned>> dots) const {
+    int64_t accumulators = 0;
+    for (auto [dot, index] : dots) accumulators += cast<RankedTensorType>(dot.getType()).getNumElements();
+    return std::min<int64_t>(255, (threads_ ? accumulators / threads_ : 0) + kRegistersBesideAccumulators);
+  }
+
   // The rings the loop's copies and dots use.
   SmallVector<gpu::OperandRingOp> ringsOf(scf::ForOp loop) {
     llvm::SetVector<Operation *> rings;
@@ -191,6 +209,7 @@ class DotsInFlight {
 
   func::FuncOp f_;
   const TargetInfo &target_;
+  int64_t threads_;
 };
 
 struct KeepDotsInFlightPass : impl::KeepDotsInFlightBase<KeepDotsInFlightPass> {
@@ -198,7 +217,7 @@ struct KeepDotsInFlightPass : impl::KeepDotsInFlightBase<KeepDotsInFlightPass> {
 
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    DotsInFlight(f, ir::targetOf(f, target)).run();
+    DotsInFlight(f, ir::targetOf(f, target), ir::numWarps(f, numWarps)).run();
   }
 };
 

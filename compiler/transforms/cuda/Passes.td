@@ -62,17 +62,16 @@ def LowerAsyncCopies : Pass<"tle-lower-async-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
-def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp"> {
+def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, KernelOptions {
   let summary = "leave the wgmma group of a ring loop's accumulating dot in flight across iterations";
   let description = [{
     A tle_gpu.ring_dot that runs on wgmma and whose accumulator the loop carries and nothing
     else reads gets `in_flight`; the loop's rings get one more slot, its body copies
     `slots_behind = 2`, and a tle_gpu.dots_wait after the loop gives the accumulators back.
-    Loops whose extra slots would not fit in shared memory are left as they are.
+    Loops whose extra slots would not fit in shared memory, or would leave room for fewer
+    resident blocks per multiprocessor, are left as they are.
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"\"", "target, e.g. cuda:sm_90a (empty: the kernel's tle.target)">,
-  ];
+  let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
