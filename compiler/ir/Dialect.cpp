@@ -112,6 +112,19 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+LogicalResult AxisHintOp::verify() {
+  auto tensor = dyn_cast<RankedTensorType>(getType());
+  const size_t entries = tensor ? static_cast<size_t>(tensor.getRank()) : 1;
+  for (auto [name, values] : {std::make_pair("divisibility", getDivisibility()), std::make_pair("contiguity", getContiguity()),
+                              std::make_pair("constancy", getConstancy())}) {
+    if (!values) continue;
+    if (values->size() != entries) return emitOpError(name) << " needs " << entries << " entries, one per dimension";
+    for (int64_t v : *values)
+      if (v < 1) return emitOpError(name) << " entries must be at least 1";
+  }
+  return success();
+}
+
 LogicalResult ExpandDimsOp::verify() {
   auto src = getSrc().getType();
   auto dst = getType();

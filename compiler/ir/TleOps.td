@@ -53,6 +53,21 @@ def Tle_ExpandDimsOp : Tle_Op<"expand_dims", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tle_AxisHintOp : Tle_Op<"axis_hint", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "the programmer's facts about a value's runs (tl.multiple_of, max_contiguous, max_constancy)";
+  let description = [{
+    One entry per dimension (one for a scalar): `divisibility`, each run's first value is a
+    multiple of it; `contiguity` and `constancy`, runs of consecutive or equal values are at
+    least this long. An absent array states nothing. The value passes unchanged; the axis
+    analysis takes the facts.
+  }];
+  let arguments = (ins AnyType:$src, OptionalAttr<DenseI64ArrayAttr>:$divisibility, OptionalAttr<DenseI64ArrayAttr>:$contiguity,
+                       OptionalAttr<DenseI64ArrayAttr>:$constancy);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 // ---- pointers and memory ---------------------------------------------------------------
 def Tle_AddPtrOp : Tle_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
   let summary = "advance pointers by a number of elements";

@@ -160,6 +160,20 @@ def test_matmul(k):
         k["mm_fp16_128_kodd"]((triton_cdiv(m, 128) * triton_cdiv(n, 128),), a, b, c, m, n, kk, a.stride(0), b.stride(0),
                               c.stride(0))
         check(f"matmul mm_fp16_128_kodd {m}x{n}x{kk}", c, matmul_ref(a, b, ""), 5e-2, 1e-2)
+    # The persistent matmul: at most NUM_SMS (132) programs, each walking tiles NUM_SMS apart.
+    # N stays a multiple of 8: the kernel's max_contiguous hint on its clamped column indices
+    # (as in Triton's tutorial) is only true then; K = 33 makes rows unaligned (the generic
+    # variant).
+    for sym, dtype, bm, bn in (("pm_fp16_128x256", torch.float16, 128, 256), ("pm_bf16_128x128_w4", torch.bfloat16, 128, 128)):
+        for m, n, kk in ((2048, 1536, 512), (400, 272, 208), (130, 96, 33)):
+            a = torch.randn(m, kk, device="cuda", dtype=dtype)
+            b = torch.randn(kk, n, device="cuda", dtype=dtype)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            tiles = triton_cdiv(m, bm) * triton_cdiv(n, bn)
+            k[sym]((min(132, tiles),), a, b, c, m, n, kk, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                   c.stride(1))
+            tol = 5e-2 if dtype == torch.float16 else 2e-1
+            check(f"persistent matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, ""), tol, 1e-2)
 
 
 def attention_ref(q, k, v, causal, sm_scale):

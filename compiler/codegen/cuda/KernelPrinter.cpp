@@ -228,6 +228,7 @@ void KernelPrinter::printOperation(Operation *op) {
           [&](ir::MakeRangeOp r) { define(op, "tle::make_range<" + type(r.getType()) + ">(" + std::to_string(r.getStart()) + ")", "range"); })
       .Case<ir::SplatOp>([&](ir::SplatOp s) { define(op, "tle::full<" + type(s.getType()) + ">(" + expr(s.getSrc()) + ")", "splat"); })
       .Case<ir::BroadcastOp>([&](ir::BroadcastOp b) { define(op, "tle::broadcast<" + type(b.getType()) + ">(" + expr(b.getSrc()) + ")", "bcast"); })
+      .Case<ir::AxisHintOp>([&](ir::AxisHintOp h) { names_[h.getResult()] = expr(h.getSrc()); })  // a fact, no code
       .Case<ir::ExpandDimsOp>([&](ir::ExpandDimsOp e) {
         define(op, "tle::expand_dims<" + type(e.getType()) + ", " + std::to_string(e.getAxis()) + ">(" + expr(e.getSrc()) + ")", "expanded");
       })

@@ -75,10 +75,31 @@ Value assume(LoweringContext &cx, BuiltinCall &c) {
   return Value::none();  // a fact for the optimizer; nothing to emit yet
 }
 
-// tl.multiple_of / max_contiguous / max_constancy.
+// tl.multiple_of / max_contiguous / max_constancy: the value unchanged, with the stated
+// facts (one int per dimension, or one for all) for the axis analysis (tle.axis_hint).
 Value valueHint(LoweringContext &cx, BuiltinCall &c) {
   auto a = bindArgs(cx, "tl." + c.member, {{"input", true}, {"values", true}}, c.args, c.at);
-  return *a[0];  // a hint for later passes; it does not change the value
+  const Value &input = *a[0];
+  if (!input.isRuntime() || input.type.isPointer || !isInt(input.type.dtype))
+    cx.fail(c.at, DiagId::TypeMismatch, "tl." + c.member + " needs integer values, got " + input.describe());
+  const size_t rank = input.type.isBlock() ? input.type.shape.size() : 1;
+  std::vector<Value> given = a[1]->kind == Value::Kind::Tuple ? a[1]->elements : std::vector<Value>{*a[1]};
+  if (given.size() == 1 && rank > 1) given.assign(rank, given[0]);
+  if (given.size() != rank)
+    cx.fail(c.at, DiagId::ShapeMismatch,
+            "tl." + c.member + " needs one value per dimension (" + std::to_string(rank) + "), got " + std::to_string(given.size()));
+  llvm::SmallVector<int64_t> values;
+  for (const Value &v : given) {
+    const std::string what = "tl." + c.member + "'s value";
+    int64_t n = cx.requireInt(v, c.at, what.c_str());
+    if (n < 1) cx.fail(c.at, DiagId::ConstantError, "tl." + c.member + "'s values must be positive, got " + std::to_string(n));
+    values.push_back(n);
+  }
+  mlir::OpBuilder &b = cx.builder();
+  auto attr = b.getDenseI64ArrayAttr(values);
+  auto hint = b.create<tle::ir::AxisHintOp>(cx.loc(c.at), input.ir.getType(), input.ir, c.member == "multiple_of" ? attr : nullptr,
+                                            c.member == "max_contiguous" ? attr : nullptr, c.member == "max_constancy" ? attr : nullptr);
+  return Value::ofRuntime(hint.getResult(), input.type);
 }
 
 }  // namespace

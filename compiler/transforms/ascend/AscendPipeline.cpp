@@ -7,6 +7,7 @@
 namespace tle::ascend {
 
 void buildAscendPipeline(mlir::OpPassManager &pm) {
+  pm.addNestedPass<mlir::func::FuncOp>(createDropAxisHints());
   pm.addNestedPass<mlir::func::FuncOp>(common::createLowerBlockPointers());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addNestedPass<mlir::func::FuncOp>(createScalarizeCarriedPointers());

@@ -5,6 +5,14 @@
 
 include "mlir/Pass/PassBase.td"
 
+def DropAxisHints : Pass<"tle-ascend-drop-axis-hints", "::mlir::func::FuncOp"> {
+  let summary = "replace tle.axis_hint by its value: an AI core moves whole tiles, so run facts decide nothing";
+  let description = [{
+    `tl.multiple_of` and friends tell the CUDA path which accesses may be vectors; on Ascend
+    every access is a DMA of a whole tile window, whose alignment the backend handles itself.
+  }];
+}
+
 def ScalarizeCarriedPointers : Pass<"tle-ascend-scalarize-carried-pointers", "::mlir::func::FuncOp"> {
   let summary = "carry a scalar offset instead of a tile of pointers that a loop advances uniformly";
   let description = [{

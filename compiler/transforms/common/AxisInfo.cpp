@@ -208,6 +208,19 @@ void AxisAnalysis::visit(Operation *op) {
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(
           [&](Operation *) -> std::optional<AxisInfo> { return operand(0); })
+      .Case<ir::AxisHintOp>([&](ir::AxisHintOp h) -> std::optional<AxisInfo> {
+        // The programmer's facts, where they say more than the analysis found.
+        AxisInfo a = operand(0);
+        auto widen = [](SmallVector<int64_t, 4> &known, std::optional<ArrayRef<int64_t>> stated, bool powerOfTwo) {
+          if (!stated) return;
+          for (size_t d = 0; d < known.size() && d < stated->size(); ++d)
+            known[d] = std::max(known[d], powerOfTwo ? largestPowerOfTwoDividing((*stated)[d]) : (*stated)[d]);
+        };
+        widen(a.divisibility, h.getDivisibility(), true);
+        widen(a.contiguity, h.getContiguity(), false);
+        widen(a.constancy, h.getConstancy(), false);
+        return a;
+      })
       .Case<ir::ExpandDimsOp>([&](ir::ExpandDimsOp e) -> std::optional<AxisInfo> {
         AxisInfo a = operand(0);
         if (ir::shapeOf(e.getSrc().getType()).empty()) return std::nullopt;

@@ -18,7 +18,7 @@ namespace {
 // Cheap to recompute, no side effects, and a tensor: worth a copy per use.
 bool isCheapIndexing(Operation *op) {
   if (op->getNumResults() != 1 || !isa<RankedTensorType>(op->getResult(0).getType())) return false;
-  if (isa<ir::MakeRangeOp, ir::SplatOp, arith::ConstantOp, ir::ExpandDimsOp, ir::BroadcastOp, ir::AddPtrOp>(op)) return true;
+  if (isa<ir::MakeRangeOp, ir::SplatOp, arith::ConstantOp, ir::ExpandDimsOp, ir::BroadcastOp, ir::AddPtrOp, ir::AxisHintOp>(op)) return true;
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp, arith::RemSIOp, arith::DivUIOp, arith::RemUIOp,
           arith::CmpIOp, arith::AndIOp, arith::OrIOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(op))
     return true;
