@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The attention config sweep (issue 12): every kernel of bench/attn_sweep.list (Triton
+tutorial 06's forward kernel over BLOCK_M x BLOCK_N x warps, head dims 64 and 128, causal and
+not; unhinted signatures) against Triton 3.6's JIT with the same config, in one process.
+Builds build-gpu/attn_sweep/gen/*.cu with nvcc first when the library is missing (run
+`bench/gen_sweep.sh bench/attn_sweep.list build-gpu/attn_sweep` where tlec is). Checks each
+output against float32 PyTorch attention before timing; a config that either side cannot run
+(resources) is reported, not timed.
+Usage: bench/bench_attn_sweep.py [--build build-gpu/attn_sweep] [--n-ctx 4096]"""
+import argparse
+import math
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "gpu"))
+sys.path.insert(0, HERE)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join("build-gpu", "attn_sweep"))
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    args = parser.parse_args()
+    from bench_sweep import build
+    build(args.build)
+    import torch
+    import triton
+    import tlec_kernels
+    from bench_tutorials import bench, load_tutorial
+    tri = load_tutorial("06_fused_attention_nodesc.tle")
+    kernels = tlec_kernels.load(args.build)
+    print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
+    z, h, n = 4, 16, args.n_ctx
+    print(f"batch {z}, heads {h}, N_CTX {n}, fp16")
+    print(f"{'config':34s} {'tlec TF/s':>9s} {'Triton':>7s} {'Triton/tlec':>11s}")
+    ratios = []
+    torch.manual_seed(0)
+    for sym in sorted(kernels):
+        d, kind, bm, bn, stages, warps = re.match(r"attn_d(\d+)_(full|causal)_(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups()
+        d, bm, bn, stages, warps = int(d), int(bm), int(bn), int(stages), int(warps)
+        causal = kind == "causal"
+        q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+        k = torch.randn_like(q)
+        v = torch.randn_like(q)
+        out = torch.full_like(q, float("nan"))
+        m = torch.empty((z * h, n), device="cuda", dtype=torch.float32)
+        sm_scale = 1.0 / d ** 0.5
+        grid = (triton.cdiv(n, bm), z * h)
+        full = (q, k, v, sm_scale, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(), z, h, n)
+        try:
+            kernels[sym](grid, *full)
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001 - a launch the GPU refuses is a result
+            print(f"{sym:34s} tlec cannot run it: {e}")
+            continue
+        ref = torch.nn.functional.scaled_dot_product_attention(q[:1, :2].float(), k[:1, :2].float(), v[:1, :2].float(),
+                                                                 is_causal=causal, scale=sm_scale)
+        err = (out[:1, :2].float() - ref).abs().max().item()
+        if not err <= 2e-2:
+            print(f"FAIL  {sym}: max error {err:.3g}")
+            continue
+        t_tlec = bench(lambda: kernels[sym](grid, *full))
+        stage = 3 if causal else 1
+        try:
+            t_tri = bench(lambda: tri._attn_fwd.fn[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage,
+                                                         num_warps=warps, num_stages=stages))
+        except Exception as e:  # noqa: BLE001
+            print(f"{sym:34s} {0:9.0f} Triton cannot run it: {type(e).__name__}")
+            continue
+        flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
+        ratio = t_tri / t_tlec
+        ratios.append(ratio)
+        print(f"{sym[5:]:34s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} {ratio:10.2f}x", flush=True)
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
+              f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
+
+
+if __name__ == "__main__":
+    main()
