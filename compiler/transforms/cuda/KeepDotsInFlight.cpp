@@ -1,10 +1,10 @@
 // Which dots keep their wgmma group in flight across loop iterations: a tle_gpu.ring_dot
-// with both operands in rings whose accumulator its loop carries and nothing else reads, and that runs on wgmma, returns
-// with its group still running (tle_gpu.ring_dot {in_flight}). The tensor cores then work on
-// iteration i while the warps wait for, and request, the tiles of the iterations after it;
-// the op waits for all groups but its own, so iteration i - 1's dot has finished when
-// iteration i's is issued. After the loop, tle_gpu.dots_wait waits for the last one and gives
-// the accumulators back.
+// with both operands in rings, whose accumulator its loop carries and nothing else reads,
+// and that runs on wgmma, returns with its group still running (tle_gpu.ring_dot
+// {in_flight}). The tensor cores then work on iteration i while the warps wait for, and
+// request, the tiles of the iterations after it; the op waits for all groups but its own,
+// so iteration i - 1's dot has finished when iteration i's is issued. After the loop,
+// tle_gpu.dots_wait waits for the last one and gives the accumulators back.
 //
 // When iteration i begins, iteration i - 1's dot may still read its slots, so the copies of
 // iteration i + depth go into the slot iteration i - 2 read (slots_behind = 2) and every ring
