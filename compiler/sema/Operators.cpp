@@ -437,6 +437,11 @@ Value LoweringContext::unary(UnaryOp op, const Value &v, SourceRange at) {
     fail(at, DiagId::TypeMismatch, std::string("bad operand type for unary ") + spelling(op) + ": " + v.describe());
   }
   if (v.type.isPointer) fail(at, DiagId::TypeMismatch, std::string("unary ") + spelling(op) + " is not defined on pointers");
+  if (v.type.isBuffer)
+    fail(at, DiagId::TypeMismatch, "a buffer is not a value; read it with tle.gpu.local_load or address it with tle.gpu.local_ptr");
+  if (v.type.isBlockPtr) fail(at, DiagId::TypeMismatch, std::string("unary ") + spelling(op) + " is not defined on block pointers");
+  if (v.type.isTensorDesc)
+    fail(at, DiagId::TypeMismatch, "a tensor descriptor is not a value; read blocks with desc.load([offsets])");
   mlir::Location l = loc(at);
   DType d = v.type.dtype;
   switch (op) {
