@@ -8,7 +8,6 @@ output against float32 PyTorch attention before timing; a config that either sid
 (resources) is reported, not timed.
 Usage: bench/bench_attn_sweep.py [--build build-gpu/attn_sweep] [--n-ctx 4096]"""
 import argparse
-import math
 import os
 import re
 import sys
@@ -23,7 +22,7 @@ def main():
     parser.add_argument("--build", default=os.path.join("build-gpu", "attn_sweep"))
     parser.add_argument("--n-ctx", type=int, default=4096)
     args = parser.parse_args()
-    from bench_sweep import build
+    from bench_sweep import build, summarize
     build(args.build)
     import torch
     import triton
@@ -73,10 +72,7 @@ def main():
         ratio = t_tri / t_tlec
         ratios.append(ratio)
         print(f"{sym[5:]:34s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} {ratio:10.2f}x", flush=True)
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
-              f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
+    summarize(ratios)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,15 @@ def build(out):
     subprocess.run([nvcc, "-shared", "-arch=sm_90a", "-o", lib] + [s[:-3] + ".o" for s in sources], check=True)
 
 
+def summarize(ratios):
+    """The sweep's summary line: geometric mean, extremes and rows at the issue's 0.9x floor."""
+    if not ratios:
+        return
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
+          f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join("build-gpu", "sweep"))
@@ -81,10 +90,7 @@ def main():
                 ratios.append(ratio)
                 print(f"{sym[3:]:30s} {f'{m}x{n}x{k}':>18s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} "
                       f"{flops / t_cublas / 1e9:7.0f} {ratio:10.2f}x", flush=True)
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
-              f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
+    summarize(ratios)
 
 
 if __name__ == "__main__":

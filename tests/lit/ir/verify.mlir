@@ -285,3 +285,19 @@ func.func @dots_wait_changes_type(%c: tensor<64x64xf32, #tle_gpu.mma<4, 1>>) {
   %d = tle_gpu.dots_wait %c : tensor<64x64xf32, #tle_gpu.mma<4, 1>> -> tensor<64x64xf16, #tle_gpu.mma<4, 1>>
   return
 }
+
+// -----
+
+func.func @axis_hint_entries(%x: tensor<64x4xi32>) {
+  // expected-error @+1 {{divisibility needs 2 entries, one per dimension}}
+  %h = tle.axis_hint %x {divisibility = array<i64: 16>} : tensor<64x4xi32>
+  return
+}
+
+// -----
+
+func.func @axis_hint_positive(%n: i32) {
+  // expected-error @+1 {{contiguity entries must be at least 1}}
+  %h = tle.axis_hint %n {contiguity = array<i64: 0>} : i32
+  return
+}

@@ -576,40 +576,36 @@ TLE_CONSTEXPR bool use_wgmma() {
 }
 
 // c + a @ b with operands read from their cp.async slots step by step (SA, SB: the layouts
-// the copies came from), or A already in registers and B from its slot.
-template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
-TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots(const unsigned char *slotA, const unsigned char *slotB,
-                                                     const Tile<TC, Mma<WM, WN>, M, N> &c) {
+// the copies came from). InFlight (tle-keep-dots-in-flight): the dot must run on wgmma, and
+// its group is left running; the next call, or wait_dots_in_flight after the loop, waits
+// for it.
+template <bool InFlight, class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
+TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots_impl(const unsigned char *slotA, const unsigned char *slotB,
+                                                          const Tile<TC, Mma<WM, WN>, M, N> &c) {
   constexpr int K = DA::linear.shape[1];
   using TA = typename DA::value_type;
   using OA = SharedMma16Operand<0, SA, WM, WN, M, K>;
   using OB = SharedMma16Operand<1, SB, WM, WN, K, N>;
+  constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, N, OA::kWgmmaLayout, OB::kWgmmaLayout>();
+  static_assert(!InFlight || kWgmma || !TLE_HAS_WGMMA, "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
   const OA a{reinterpret_cast<const uint16_t *>(slotA)};
   const OB b{reinterpret_cast<const uint16_t *>(slotB)};
   Tile<TC, Mma<WM, WN>, M, N> d = c;
-  if constexpr (use_wgmma<TA, TC, WM, WN, N, OA::kWgmmaLayout, OB::kWgmmaLayout>())
-    wgmma_steps<TA, WM, M / (16 * WM), N, K / 16>(a, b, d);
+  if constexpr (kWgmma)
+    wgmma_steps<TA, WM, M / (16 * WM), N, K / 16, InFlight>(a, b, d);
   else
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
   return d;
 }
-// The same with the dot's wgmma group left in flight (tle-keep-dots-in-flight): it finishes
-// during the next iteration's wait for its tiles; the next call, or wait_dots_in_flight after
-// the loop, waits for it.
+template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
+TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots(const unsigned char *slotA, const unsigned char *slotB,
+                                                     const Tile<TC, Mma<WM, WN>, M, N> &c) {
+  return dot_from_slots_impl<false, DA, DB, SA, SB>(slotA, slotB, c);
+}
 template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
 TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots_in_flight(const unsigned char *slotA, const unsigned char *slotB,
                                                                const Tile<TC, Mma<WM, WN>, M, N> &c) {
-  constexpr int K = DA::linear.shape[1];
-  using TA = typename DA::value_type;
-  using OA = SharedMma16Operand<0, SA, WM, WN, M, K>;
-  using OB = SharedMma16Operand<1, SB, WM, WN, K, N>;
-  static_assert(use_wgmma<TA, TC, WM, WN, N, OA::kWgmmaLayout, OB::kWgmmaLayout>() || !TLE_HAS_WGMMA,
-                "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
-  const OA a{reinterpret_cast<const uint16_t *>(slotA)};
-  const OB b{reinterpret_cast<const uint16_t *>(slotB)};
-  Tile<TC, Mma<WM, WN>, M, N> d = c;
-  wgmma_steps<TA, WM, M / (16 * WM), N, K / 16, /*InFlight=*/true>(a, b, d);
-  return d;
+  return dot_from_slots_impl<true, DA, DB, SA, SB>(slotA, slotB, c);
 }
 // The accumulators of the dots left in flight, ready.
 template <class... Tiles>
@@ -625,6 +621,7 @@ TLE_DEVICE void wait_dots_in_flight(Tiles &...accumulators) {
 #endif
 }
 
+// c + a @ b with A already in registers and B read from its slot step by step.
 template <class DB, class SB, class TA, class TC, int WM, int WN, int M, int N, int K>
 TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K> &a,
                                                       const unsigned char *slotB, const Tile<TC, Mma<WM, WN>, M, N> &c) {
