@@ -1,4 +1,6 @@
-// Parser for .tle files: the Python subset used by Triton and TLE kernels.
+// Parser for .tle files: the Python subset used by Triton and TLE kernels, plus the rest
+// of Python's statements (`class`, `try`, `raise`, `yield`, ...) so that a .py file with
+// host code parses; those are host code only and are rejected inside @jit functions.
 //
 // The rules follow the structure of Python's own grammar (one rule per precedence
 // level), so that precedence, comparison chains and `**` binding are exactly Python's.
@@ -29,6 +31,10 @@ simple_stmt
   | break_stmt
   | continue_stmt
   | assert_stmt
+  | raise_stmt
+  | global_stmt
+  | nonlocal_stmt
+  | del_stmt
   ;
 
 // `x = y`, `a, b = f()`, `x += 1`, `x: tl.constexpr = 4`, or a bare expression.
@@ -52,6 +58,11 @@ pass_stmt     : 'pass' ;
 break_stmt    : 'break' ;
 continue_stmt : 'continue' ;
 assert_stmt   : 'assert' test ( ',' test )? ;
+// Host code only (rejected inside @jit functions):
+raise_stmt    : 'raise' ( test ( 'from' test )? )? ;
+global_stmt   : 'global' NAME ( ',' NAME )* ;
+nonlocal_stmt : 'nonlocal' NAME ( ',' NAME )* ;
+del_stmt      : 'del' exprlist ;
 
 import_stmt
   : 'import' dotted_as_name ( ',' dotted_as_name )*                          # ImportName
@@ -73,6 +84,9 @@ compound_stmt
   | with_stmt
   | funcdef
   | decorated
+  | try_stmt
+  | classdef
+  | async_stmt
   ;
 
 if_stmt
@@ -94,12 +108,21 @@ with_stmt
   ;
 with_item : test ( 'as' expr )? ;
 
-decorated : decorator+ funcdef ;
+decorated : decorator+ ( funcdef | classdef | async_stmt ) ;
 decorator : '@' test NEWLINE ;
 
 funcdef
   : 'def' NAME parameters ( '->' test )? ':' suite
   ;
+
+// Host code only (rejected inside @jit functions):
+try_stmt
+  : 'try' ':' suite ( except_clause+ else_clause? finally_clause? | finally_clause )
+  ;
+except_clause  : 'except' '*'? ( test ( 'as' NAME )? )? ':' suite ;
+finally_clause : 'finally' ':' suite ;
+classdef       : 'class' NAME ( '(' arglist? ')' )? ':' suite ;
+async_stmt     : 'async' ( funcdef | with_stmt | for_stmt ) ;
 
 parameters : '(' paramlist? ')' ;
 paramlist  : param ( ',' param )* ','? ;
@@ -119,6 +142,13 @@ suite
 test
   : or_test ( 'if' or_test 'else' test )?
   | lambdef
+  | host_expr
+  ;
+
+// Host code only (rejected inside @jit functions); Python allows these in fewer places.
+host_expr
+  : NAME ':=' test
+  | 'yield' ( 'from' test | testlist_star_expr )?
   ;
 
 test_nocond
@@ -166,7 +196,7 @@ factor
 // `**` binds tighter than a unary operator on its left and looser on its right:
 // -x**2 is -(x**2), and 2**-1 is 2**(-1).
 power      : atom_expr ( '**' factor )? ;
-atom_expr  : atom trailer* ;
+atom_expr  : 'await'? atom trailer* ;
 
 atom
   : '(' ( testlist_comp )? ')'             # ParenAtom

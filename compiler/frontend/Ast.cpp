@@ -49,4 +49,25 @@ const char *spelling(CmpOp op) {
   return "?";
 }
 
+bool hasJitDecorator(const ExprList &decorators) {
+  for (const ExprPtr &d : decorators) {
+    const Expr *e = d.get();
+    if (auto *c = dyn_cast<Call>(e)) e = c->func.get();
+    if (auto *a = dyn_cast<Attribute>(e); a && a->attr == "jit") return true;
+    if (auto *n = dyn_cast<Name>(e); n && n->id == "jit") return true;
+  }
+  return false;
+}
+
+std::string hostOnlyMessage(const std::string &keyword) {
+  if (keyword == "class") return "'class' definitions are not supported in kernels";
+  if (keyword == "try") return "'try' statements are not supported in kernels: kernels cannot raise or catch exceptions";
+  if (keyword == "raise") return "'raise' is not supported in kernels; use tl.static_assert or tl.device_assert";
+  if (keyword == "global" || keyword == "nonlocal") return "'" + keyword + "' declarations are not supported in kernels";
+  if (keyword == "del") return "'del' statements are not supported in kernels";
+  if (keyword == "yield") return "generators ('yield') are not supported in kernels";
+  if (keyword == "async" || keyword == "await") return "'async' and 'await' are not supported in kernels";
+  return "assignment expressions (':=') are not supported in kernels";
+}
+
 }  // namespace tle::ast

@@ -41,6 +41,7 @@ public:
   enum class Kind {
     Name, Constant, Attribute, Subscript, Slice, Call, Starred, BinOp, UnaryOp, BoolOp,
     Compare, IfExp, Lambda, Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp,
+    HostExpr,
   };
   const Kind kind;
   virtual ~Expr() = default;
@@ -235,6 +236,14 @@ public:
   std::vector<Comprehension> generators;
 };
 
+// `yield`, `await` or `:=`: Python that tlec reads as host code only; inside a @jit function
+// it is an error (checkKernelSyntax).
+class HostExpr : public Expr {
+public:
+  TLE_EXPR(HostExpr)
+  std::string keyword;  // "yield", "await" or ":="
+};
+
 #undef TLE_EXPR
 
 // ---- statements ----------------------------------------------------------------------
@@ -242,7 +251,7 @@ class Stmt : public Node {
 public:
   enum class Kind {
     FunctionDef, Return, Assign, AugAssign, AnnAssign, For, While, If, With, Assert,
-    Import, ImportFrom, ExprStmt, Pass, Break, Continue,
+    Import, ImportFrom, ExprStmt, Pass, Break, Continue, HostStmt,
   };
   const Kind kind;
   virtual ~Stmt() = default;
@@ -387,7 +396,22 @@ public:
   TLE_STMT(Continue)
 };
 
+// `class`, `try`, `raise`, `global`, `nonlocal`, `del` or an `async` statement: Python that
+// tlec reads as host code only; inside a @jit function it is an error (checkKernelSyntax).
+class HostStmt : public Stmt {
+public:
+  TLE_STMT(HostStmt)
+  std::string keyword;
+  StmtList body;  // a `try`'s body (the path on which nothing raises); empty otherwise
+};
+
 #undef TLE_STMT
+
+// Whether a decorator list holds `@jit`, `@triton.jit`, `@tle.jit(...)`, ...
+bool hasJitDecorator(const ExprList &decorators);
+
+// What the error for a host-only construct (HostStmt or HostExpr keyword) inside a kernel says.
+std::string hostOnlyMessage(const std::string &keyword);
 
 struct Module {
   FileId file = kNoFile;

@@ -51,6 +51,8 @@ private:
   StmtPtr compoundStmt(P::Compound_stmtContext *ctx);
   StmtPtr ifStmt(P::If_stmtContext *ctx);
   StmtPtr funcdef(P::FuncdefContext *ctx, ExprList decorators, SourceRange fullRange);
+  std::unique_ptr<HostStmt> hostStmt(const std::string &keyword, SourceRange r);
+  ExprPtr hostExpr(const std::string &keyword, SourceRange r);
   void suite(P::SuiteContext *ctx, StmtList &out);
   void elseClause(P::Else_clauseContext *ctx, StmtList &out) {
     if (ctx) suite(ctx->suite(), out);
@@ -100,6 +102,7 @@ private:
   FileId file_;
   DiagnosticEngine &diags_;
   int functionDepth_ = 0;
+  int jitDepth_ = 0;  // inside a @jit function: host-only Python is an error there
   std::vector<bool> loopStack_;  // innermost scope last; a function starts a new scope
 };
 
@@ -125,6 +128,10 @@ StmtPtr Builder::simpleStmt(P::Simple_stmtContext *ctx) {
     return s;
   }
   if (auto *imp = ctx->import_stmt()) return importStmt(imp);
+  if (ctx->raise_stmt()) return hostStmt("raise", r);
+  if (ctx->global_stmt()) return hostStmt("global", r);
+  if (ctx->nonlocal_stmt()) return hostStmt("nonlocal", r);
+  if (ctx->del_stmt()) return hostStmt("del", r);
   if (ctx->pass_stmt()) return std::make_unique<Pass>(r);
   if (ctx->break_stmt() || ctx->continue_stmt()) {
     bool isBreak = ctx->break_stmt() != nullptr;
@@ -304,10 +311,34 @@ StmtPtr Builder::compoundStmt(P::Compound_stmtContext *ctx) {
     return s;
   }
   if (auto *f = ctx->funcdef()) return funcdef(f, {}, r);
+  if (auto *t = ctx->try_stmt()) {
+    auto s = hostStmt("try", r);
+    suite(t->suite(), s->body);
+    return s;
+  }
+  if (ctx->classdef()) return hostStmt("class", r);
+  if (ctx->async_stmt()) return hostStmt("async", r);
   auto *dec = ctx->decorated();
   ExprList decorators;
   for (P::DecoratorContext *d : dec->decorator()) decorators.push_back(test(d->test()));
-  return funcdef(dec->funcdef(), std::move(decorators), r);
+  if (auto *f = dec->funcdef()) return funcdef(f, std::move(decorators), r);
+  return hostStmt(dec->classdef() ? "class" : "async", r);
+}
+
+// Python that only host code may use: kept in the AST (a top-level `try`'s body binds
+// module-level names), and an error inside a @jit function.
+std::unique_ptr<HostStmt> Builder::hostStmt(const std::string &keyword, SourceRange r) {
+  if (jitDepth_ > 0) diags_.report(DiagId::UnsupportedSyntax, r, hostOnlyMessage(keyword));
+  auto s = std::make_unique<HostStmt>(r);
+  s->keyword = keyword;
+  return s;
+}
+
+ExprPtr Builder::hostExpr(const std::string &keyword, SourceRange r) {
+  if (jitDepth_ > 0) diags_.report(DiagId::UnsupportedSyntax, r, hostOnlyMessage(keyword));
+  auto e = std::make_unique<HostExpr>(r);
+  e->keyword = keyword;
+  return e;
 }
 
 StmtPtr Builder::funcdef(P::FuncdefContext *ctx, ExprList decorators, SourceRange fullRange) {
@@ -321,10 +352,13 @@ StmtPtr Builder::funcdef(P::FuncdefContext *ctx, ExprList decorators, SourceRang
     params(ps, f->params, false);
   }
   if (auto *ret = ctx->test()) f->returns = test(ret);
+  bool jit = hasJitDecorator(f->decorators);
   ++functionDepth_;
+  jitDepth_ += jit;
   loopStack_.push_back(false);
   suite(ctx->suite(), f->body);
   loopStack_.pop_back();
+  jitDepth_ -= jit;
   --functionDepth_;
   return f;
 }
@@ -455,6 +489,7 @@ ExprPtr Builder::sequence(ParserRuleContext *ctx, bool allowStarAlone) {
 }
 
 ExprPtr Builder::test(P::TestContext *ctx) {
+  if (auto *h = ctx->host_expr()) return hostExpr(h->YIELD() ? "yield" : ":=", range(h));
   if (auto *l = ctx->lambdef()) {
     ExprPtr body = test(l->test());
     return lambda(l, l->lambda_params(), std::move(body));
@@ -622,6 +657,7 @@ ExprPtr Builder::starExpr(P::Star_exprContext *ctx) {
 }
 
 ExprPtr Builder::atomExpr(P::Atom_exprContext *ctx) {
+  if (ctx->AWAIT()) return hostExpr("await", range(ctx));
   ExprPtr e = atom(ctx->atom());
   SourceLoc begin = range(ctx->atom()).begin;  // includes an opening parenthesis
   for (P::TrailerContext *tr : ctx->trailer()) {

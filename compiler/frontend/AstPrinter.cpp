@@ -94,6 +94,9 @@ private:
 
 void Printer::expr(int d, const char *label, const Expr &e) {
   switch (e.kind) {
+  case Expr::Kind::HostExpr:
+    open(d, label, "HostExpr " + static_cast<const HostExpr &>(e).keyword, e.range);
+    return;
   case Expr::Kind::Name:
     open(d, label, "Name " + static_cast<const Name &>(e).id, e.range);
     return;
@@ -342,6 +345,12 @@ void Printer::stmt(int d, const char *label, const Stmt &s) {
   case Stmt::Kind::Pass: open(d, label, "Pass", s.range); return;
   case Stmt::Kind::Break: open(d, label, "Break", s.range); return;
   case Stmt::Kind::Continue: open(d, label, "Continue", s.range); return;
+  case Stmt::Kind::HostStmt: {
+    const auto &h = static_cast<const HostStmt &>(s);
+    open(d, label, "HostStmt " + h.keyword, s.range);
+    block(d + 1, "body", h.body);
+    return;
+  }
   }
 }
 

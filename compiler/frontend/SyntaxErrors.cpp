@@ -64,22 +64,6 @@ std::string describe(Token *t) {
   }
 }
 
-const char *unsupportedMessage(size_t t) {
-  switch (t) {
-  case P::CLASS: return "'class' definitions are not supported in .tle files";
-  case P::TRY: case P::EXCEPT: case P::FINALLY:
-    return "'try' statements are not supported in .tle files: kernels cannot raise or catch exceptions";
-  case P::RAISE: return "'raise' is not supported in kernels; use tl.static_assert or tl.device_assert";
-  case P::GLOBAL: return "'global' declarations are not supported in .tle files";
-  case P::NONLOCAL: return "'nonlocal' declarations are not supported in .tle files";
-  case P::DEL: return "'del' statements are not supported in .tle files";
-  case P::YIELD: return "generators ('yield') are not supported in .tle files";
-  case P::ASYNC: case P::AWAIT: return "'async' and 'await' are not supported in .tle files";
-  case P::WALRUS: return "assignment expressions (':=') are not supported in .tle files";
-  default: return nullptr;
-  }
-}
-
 // The innermost rule on the parser's stack that is one of `rules`, or null.
 antlr4::ParserRuleContext *innermost(antlr4::Parser *parser, std::initializer_list<size_t> rules) {
   for (antlr4::RuleContext *c = parser->getContext(); c; c = dynamic_cast<antlr4::RuleContext *>(c->parent))
@@ -98,6 +82,10 @@ std::string constructName(antlr4::ParserRuleContext *ctx) {
   case P::RuleWhile_stmt: return "'while' statement";
   case P::RuleFor_stmt: return "'for' statement";
   case P::RuleWith_stmt: return "'with' statement";
+  case P::RuleTry_stmt: return "'try' statement";
+  case P::RuleExcept_clause: return "'except' clause";
+  case P::RuleFinally_clause: return "'finally' clause";
+  case P::RuleClassdef: return "class definition";
   default: return "statement";
   }
 }
@@ -177,17 +165,12 @@ void SyntaxErrorStrategy::fail(antlr4::Parser *parser, Token *tok) {
     return diags_.report(id, r, std::move(msg));
   };
 
-  // Statement keywords are named as unsupported where a statement may start (`x.class`
-  // is a misused keyword, not a class definition); `yield`/`await`/`:=` are expressions.
-  const char *unsupported = unsupportedMessage(type);
-  bool expressionKeyword = type == P::YIELD || type == P::AWAIT || type == P::WALRUS;
-  if (unsupported && (expressionKeyword || has(P::PASS))) {
-    report(DiagId::UnsupportedSyntax, at, unsupported);
-  } else if (type == P::INDENT) {
+  if (type == P::INDENT) {
     report(DiagId::UnexpectedIndent, at, "unexpected indent");
   } else if (has(P::INDENT)) {
     auto *opener = innermost(parser, {P::RuleFuncdef, P::RuleIf_stmt, P::RuleElif_clause, P::RuleElse_clause,
-                                      P::RuleWhile_stmt, P::RuleFor_stmt, P::RuleWith_stmt});
+                                      P::RuleWhile_stmt, P::RuleFor_stmt, P::RuleWith_stmt, P::RuleTry_stmt,
+                                      P::RuleExcept_clause, P::RuleFinally_clause, P::RuleClassdef});
     std::string what = opener ? constructName(opener) : "statement";
     std::string line = opener ? " on line " + std::to_string(opener->getStart()->getLine()) : "";
     report(DiagId::ExpectedIndentedBlock, at, "expected an indented block after " + what + line);

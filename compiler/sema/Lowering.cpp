@@ -84,20 +84,9 @@ bool sameObject(const Value &a, const Value &b) {
   default: return false;  // numbers, strings, tuples, dtypes: Python's == decides
   }
 }
-
-bool isJitDecorator(const Expr &d) {
-  const Expr *e = &d;
-  if (auto *c = dyn_cast<Call>(e)) e = c->func.get();
-  if (auto *a = dyn_cast<Attribute>(e)) return a->attr == "jit";
-  if (auto *n = dyn_cast<Name>(e)) return n->id == "jit";
-  return false;
-}
-
 }  // namespace
 
-bool isJitFunction(const FunctionDef &fn) {
-  return std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const ExprPtr &d) { return isJitDecorator(*d); });
-}
+bool isJitFunction(const FunctionDef &fn) { return hasJitDecorator(fn.decorators); }
 
 // ============================================================================ functions
 
@@ -218,10 +207,40 @@ Value FunctionLowering::evaluateConstantIn(ModuleScope &scope, const Expr &e) {
 
 // =========================================================================== statements
 
-void FunctionLowering::block(const StmtList &stmts) {
+namespace {
+// The name under which ifStmt merges the function's return value (no Python name has '<').
+const char *const kReturnKey = "<return>";
+
+std::string describeReturn(const std::map<std::string, Value> &paths, const std::string &key) {
+  if (auto len = paths.find(key + "#len"); len != paths.end()) return "a tuple of " + std::to_string(len->second.intValue);
+  auto it = paths.find(key);
+  return it == paths.end() ? "nothing" : it->second.describe();
+}
+
+// Whether `return` may run in these statements outside loops (a return in a loop body is
+// an error of its own).
+bool mayReturn(const StmtList &stmts) {
   for (const StmtPtr &s : stmts) {
+    if (isa<Return>(s.get())) return true;
+    if (auto *i = dyn_cast<If>(s.get()); i && (mayReturn(i->body) || mayReturn(i->orelse))) return true;
+    if (auto *w = dyn_cast<With>(s.get()); w && mayReturn(w->body)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+void FunctionLowering::block(const StmtList &stmts) {
+  std::vector<const Stmt *> list;
+  for (const StmtPtr &s : stmts) list.push_back(s.get());
+  sequence(list);
+}
+
+void FunctionLowering::sequence(llvm::ArrayRef<const Stmt *> stmts) {
+  for (size_t i = 0; i < stmts.size(); ++i) {
     if (frames_.back().returned) break;
-    stmt(*s);
+    if (auto *f = dyn_cast<If>(stmts[i]); f && (mayReturn(f->body) || mayReturn(f->orelse)))
+      return ifStmt(*f, stmts.drop_front(i + 1), /*takesRest=*/true);
+    stmt(*stmts[i]);
   }
 }
 
@@ -327,6 +346,8 @@ void FunctionLowering::stmt(const Stmt &s) {
     return;
   }
   case Stmt::Kind::Pass: return;
+  case Stmt::Kind::HostStmt:  // the parser reported it already in a @jit function
+    cx_.fail(s.range, DiagId::UnsupportedSyntax, hostOnlyMessage(static_cast<const HostStmt &>(s).keyword));
   case Stmt::Kind::Break:
   case Stmt::Kind::Continue:
     cx_.fail(s.range, DiagId::UnsupportedInKernel,
@@ -344,10 +365,11 @@ void FunctionLowering::stmt(const Stmt &s) {
 
 // A runtime `if` becomes scf.if. Both branches are lowered with their own copy of the
 // local names; names that end up different are merged through the if's results.
-void FunctionLowering::ifStmt(const If &s) {
+void FunctionLowering::ifStmt(const If &s, llvm::ArrayRef<const Stmt *> rest, bool takesRest) {
   Value cond = expr(*s.test);
   if (!cond.isRuntime()) {
     block(cx_.truthy(cond, s.test->range) ? s.body : s.orelse);
+    if (!frames_.back().returned) sequence(rest);
     return;
   }
   if (cond.type.isBlock())
@@ -362,12 +384,34 @@ void FunctionLowering::ifStmt(const If &s) {
     builder_.setInsertionPoint(b->getTerminator());
     frames_.back().locals = before;
     block(body);
-    if (frames_.back().returned)
-      cx_.fail(s.range, DiagId::UnsupportedInKernel, "'return' inside a runtime 'if' is not supported; return after it");
-    return frames_.back().locals;
+    if (!takesRest) return frames_.back().locals;
+    // The rest of the function runs here unless the branch returned; either way the
+    // function ends, and only its return value (flattened, tuples included) is merged.
+    if (!frames_.back().returned) sequence(rest);
+    Value returned = frames_.back().returned ? frames_.back().returnValue : Value::none();
+    frames_.back().returned = false;
+    frames_.back().returnValue = Value();
+    std::map<std::string, Value> result;
+    std::function<void(const Value &, const std::string &)> flatten = [&](const Value &v, const std::string &key) {
+      if (v.kind != Value::Kind::Tuple) {
+        result[key] = v;
+        return;
+      }
+      result[key + "#len"] = Value::ofInt(static_cast<int64_t>(v.elements.size()));  // must agree too
+      for (size_t i = 0; i < v.elements.size(); ++i) flatten(v.elements[i], key + "." + std::to_string(i));
+    };
+    flatten(returned, kReturnKey);
+    return result;
   };
   std::map<std::string, Value> thenLocals = lowerBranch(first.thenBlock(), s.body);
   std::map<std::string, Value> elseLocals = lowerBranch(first.elseBlock(), s.orelse);
+  if (takesRest)  // None on one path and a value on another cannot merge
+    for (const auto &[key, tv] : thenLocals)
+      if (auto e = elseLocals.find(key);
+          e != elseLocals.end() && (tv.kind == Value::Kind::None) != (e->second.kind == Value::Kind::None))
+        cx_.fail(s.range, DiagId::TypeMismatch,
+                 "the paths through this 'if' return different kinds of values (" + describeReturn(thenLocals, kReturnKey) +
+                     " and " + describeReturn(elseLocals, kReturnKey) + ")");
 
   // Names bound after the if: those both branches agree on stay as they are; the rest
   // that both branches define are merged.
@@ -440,7 +484,32 @@ void FunctionLowering::ifStmt(const If &s) {
   } else {
     builder_.setInsertionPointAfter(first);
   }
-  frames_.back().locals = std::move(after);
+  if (!takesRest) {
+    frames_.back().locals = std::move(after);
+    return;
+  }
+  // Rebuild the merged return value; a part the branches could not merge (None on one
+  // path and a value on the other, tuples of different lengths) is an error.
+  std::function<Value(const std::string &)> rebuild = [&](const std::string &key) -> Value {
+    if (auto len = after.find(key + "#len"); len != after.end()) {
+      if (len->second.kind != Value::Kind::Int)
+        cx_.fail(s.range, DiagId::TypeMismatch,
+                 "the paths through this 'if' return tuples of different lengths (" + describeReturn(thenLocals, key) +
+                     " and " + describeReturn(elseLocals, key) + ")");
+      std::vector<Value> elements;
+      for (int64_t i = 0; i < len->second.intValue; ++i) elements.push_back(rebuild(key + "." + std::to_string(i)));
+      return Value::ofTuple(std::move(elements));
+    }
+    auto it = after.find(key);
+    if (it == after.end())
+      cx_.fail(s.range, DiagId::TypeMismatch,
+               "the paths through this 'if' return different kinds of values (" + describeReturn(thenLocals, key) +
+                   " and " + describeReturn(elseLocals, key) + ")");
+    return it->second;
+  };
+  frames_.back().returnValue = rebuild(kReturnKey);
+  frames_.back().returned = true;
+  frames_.back().locals = before;
 }
 
 // Loop-carried names: assigned in the body and already bound to a number or a runtime
@@ -1004,6 +1073,8 @@ Value FunctionLowering::expr(const Expr &e) {
       if (p.kind != Param::Kind::Normal) cx_.fail(p.range, DiagId::UnsupportedInKernel, "lambdas in kernels cannot take *args or **kwargs");
     return v;
   }
+  case Expr::Kind::HostExpr:  // reached through a module-level constant
+    cx_.fail(e.range, DiagId::UnsupportedSyntax, hostOnlyMessage(static_cast<const HostExpr &>(e).keyword));
   default:
     cx_.fail(e.range, DiagId::UnsupportedInKernel, "this kind of expression is not supported in kernels");
   }

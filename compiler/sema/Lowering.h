@@ -59,9 +59,14 @@ private:
 
   // statements
   void block(const ast::StmtList &stmts);
+  // Lowers statements in order; an `if` that may return takes the statements after it
+  // into its branches (see ifStmt).
+  void sequence(llvm::ArrayRef<const ast::Stmt *> stmts);
   void stmt(const ast::Stmt &s);
   void assign(const ast::Expr &target, Value value, SourceRange valueRange);
-  void ifStmt(const ast::If &s);
+  // `rest`: the statements after an `if` that may return, lowered on each branch that
+  // does not; the function then ends in both branches and its return values merge.
+  void ifStmt(const ast::If &s, llvm::ArrayRef<const ast::Stmt *> rest = {}, bool takesRest = false);
   void forStmt(const ast::For &s);
   void whileStmt(const ast::While &s);
   void loopCarried(const ast::StmtList &body, const std::string &inductionVar, SourceRange at,

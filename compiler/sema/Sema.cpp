@@ -23,6 +23,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -304,13 +305,23 @@ bool Specializer::buildScope(const ast::Module &module, ModuleScope &scope) {
     scope.names[name] = Value::ofModule(dotted);
     scope.unresolvedImports[dotted] = "it is not a .tle module (searched: " + searched + ")";
   };
-  for (const ast::StmtPtr &s : module.body) {
-    if (auto *imp = ast::dyn_cast<ast::Import>(s.get())) {
+  // A top-level `try`'s body binds names as the path on which nothing raises would
+  // (`try: import triton.experimental.tle.language as tle`); its handlers are host code.
+  std::vector<const ast::Stmt *> statements;
+  std::function<void(const ast::StmtList &)> flatten = [&](const ast::StmtList &list) {
+    for (const ast::StmtPtr &s : list) {
+      if (auto *h = ast::dyn_cast<ast::HostStmt>(s.get())) flatten(h->body);
+      else statements.push_back(s.get());
+    }
+  };
+  flatten(module.body);
+  for (const ast::Stmt *s : statements) {
+    if (auto *imp = ast::dyn_cast<ast::Import>(s)) {
       for (const ast::Alias &a : imp->names) {
         if (!a.asname.empty()) bindModule(a.asname, a.name, 0);
         else bindModule(a.name.substr(0, a.name.find('.')), a.name.substr(0, a.name.find('.')), 0);
       }
-    } else if (auto *from = ast::dyn_cast<ast::ImportFrom>(s.get())) {
+    } else if (auto *from = ast::dyn_cast<ast::ImportFrom>(s)) {
       for (const ast::Alias &a : from->names) {
         if (a.name == "*") continue;
         std::string alias = a.asname.empty() ? a.name : a.asname;
@@ -346,16 +357,16 @@ bool Specializer::buildScope(const ast::Module &module, ModuleScope &scope) {
         scope.fromImports[alias] = {Value::ofModule(mod), a.name};
         scope.unresolvedImports[mod] = "it is not a .tle module (searched: " + searched + ")";
       }
-    } else if (auto *fn = ast::dyn_cast<ast::FunctionDef>(s.get())) {
+    } else if (auto *fn = ast::dyn_cast<ast::FunctionDef>(s)) {
       scope.names[fn->name] = Value::ofFunction(fn, &scope);
       scope.lazyAssignments.erase(fn->name);
-    } else if (auto *as = ast::dyn_cast<ast::Assign>(s.get())) {
+    } else if (auto *as = ast::dyn_cast<ast::Assign>(s)) {
       for (const ast::ExprPtr &t : as->targets)
         if (auto *n = ast::dyn_cast<ast::Name>(t.get())) {
           scope.lazyAssignments[n->id] = as->value.get();
           scope.names.erase(n->id);
         }
-    } else if (auto *ann = ast::dyn_cast<ast::AnnAssign>(s.get())) {
+    } else if (auto *ann = ast::dyn_cast<ast::AnnAssign>(s)) {
       if (auto *n = ast::dyn_cast<ast::Name>(ann->target.get()); n && ann->value) {
         scope.lazyAssignments[n->id] = ann->value.get();
         scope.names.erase(n->id);

@@ -171,6 +171,7 @@ std::string KernelPrinter::constDeclaration(Type t) {
 
 void KernelPrinter::bindPair(const std::string &both, Value first, StringRef firstName, Value second, StringRef secondName) {
   for (auto [v, fallback, part] : {std::tuple{first, firstName, "first"}, std::tuple{second, secondName, "second"}}) {
+    if (v.use_empty()) continue;  // `excl, _ = tle.cumsum(x)`: nothing to name
     std::string name = newName(v, fallback);
     line() << constDeclaration(v.getType()) << " " << name << " = " << both << "." << part << ";\n";
   }

@@ -5,10 +5,30 @@
 #include "ir/Dialect.h"
 
 #include <algorithm>
+#include <optional>
+
+#include "mlir/IR/Matchers.h"
 
 namespace tle::sema {
 
 namespace {
+
+// The compile-time shard that pointers derived from a tle.remote op point into: the op is
+// found through the ops that derive pointers from pointers (local_ptr, offsets, splats).
+std::optional<int64_t> remoteShard(mlir::Value v) {
+  for (int depth = 0; v && depth < 64; ++depth) {
+    mlir::Operation *def = v.getDefiningOp();
+    if (!def) return std::nullopt;
+    if (auto r = mlir::dyn_cast<tle::ir::RemoteOp>(def)) {
+      mlir::IntegerAttr shard;
+      if (mlir::matchPattern(r.getShard(), mlir::m_Constant(&shard))) return shard.getInt();
+      return std::nullopt;
+    }
+    if (def->getNumOperands() == 0) return std::nullopt;
+    v = def->getOperand(0);
+  }
+  return std::nullopt;
+}
 
 std::string names(const std::vector<std::string> &list) {
   std::string s;
@@ -29,9 +49,21 @@ Value remote(LoweringContext &cx, BuiltinCall &c) {
   const Value &x = *a[0];
   if (!x.isRuntime() || !(x.type.isBuffer || x.type.isPointer))
     cx.fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, shared-memory pointers or global pointers, got " + describeWithArticle(x));
-  if (x.type.space == MemorySpace::RemoteShared)
-    cx.fail(where[0], DiagId::TypeMismatch, "tle.remote cannot be applied twice: this is already " + describeWithArticle(x) +
-                                                "; materialize pointer views with tle.gpu.local_ptr(remote_buffer, indices)");
+  // Already remote: the same shard again is the same pointers (FlagTree's TopK selector passes
+  // remote pointers to a helper that applies tle.remote to them once more); another shard is
+  // an error.
+  std::optional<int64_t> alreadyAt;
+  if (x.type.space == MemorySpace::RemoteShared) {
+    alreadyAt = remoteShard(x.ir);
+    std::optional<int64_t> again;
+    if (!a[1]->isRuntime() && a[1]->kind == Value::Kind::Int) again = a[1]->intValue;
+    if (!alreadyAt || !again || *alreadyAt != *again)
+      cx.fail(where[0], DiagId::TypeMismatch, "tle.remote cannot be applied twice with another shard: this is already " +
+                                                  describeWithArticle(x) +
+                                                  (alreadyAt ? " of shard " + std::to_string(*alreadyAt) : std::string()) +
+                                                  "; materialize pointer views with tle.gpu.local_ptr(remote_buffer, indices)");
+    return x;
+  }
   if (x.type.isBuffer && x.type.space != MemorySpace::Shared)
     cx.fail(where[0], DiagId::TypeMismatch, "tle.remote needs a shared-memory buffer, got " + describeWithArticle(x));
   if (x.type.isPointer && x.type.space != MemorySpace::Shared && x.type.space != MemorySpace::Global)
