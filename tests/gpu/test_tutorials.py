@@ -432,6 +432,14 @@ def test_gpu_buffers(k):
     out = torch.full((32, 32), float("nan"), device="cuda")
     k["gpu_smem_transpose"]([1], x, out)
     check("transposes through a buffer, round after round (barriers inside the loop)", out, x.double().transpose(1, 2).sum(0).float(), 1e-5, 1e-5)
+    out = torch.full((128,), -7, device="cuda", dtype=torch.int32)
+    k["gpu_scatter_pairs"]([1], out, 5)
+    check("a compaction loop's scatter stores (slots from an atomic counter, no barrier per store)", out.sort().values,
+          torch.arange(128, device="cuda", dtype=torch.int32), 0, 0)
+    out = torch.full((128,), -7, device="cuda", dtype=torch.int32)
+    k["gpu_rotate_rounds"]([1], out, 37)
+    check("one pointer tile at moving addresses, round after round (a barrier per round)", out,
+          torch.arange(128, device="cuda", dtype=torch.int32) + 37, 0, 0)
 
 
 def test_core_functions(k):

@@ -1,7 +1,10 @@
 // Block barriers between accesses of tle.gpu buffers by different threads, where one of
 // them writes: before a read of what another thread wrote (RAW), before a write over what
-// another thread may still read (WAR) or write (WAW). Nowhere else: atomics do not race with
-// each other, and two accesses through the same pointer tile in a layout without replicas
+// another thread may still read (WAR), before a write over what an atomic may still update.
+// Nowhere else: atomics do not race with each other; two plain stores are not ordered
+// between threads (as stores to global memory are not, in Triton and here: a scatter loop
+// such as a histogram's compaction would otherwise pay a barrier per store); and two
+// accesses through the same pointer tile, in one iteration, in a layout without replicas
 // touch each element from one thread only, so that thread sees its own writes.
 //
 // Pending accesses (since the last barrier) flow forward through the structured IR. A loop
@@ -34,6 +37,7 @@ struct Access {
   AccessKind kind;
   llvm::SmallPtrSet<Operation *, 2> buffers;  // the allocs it may touch; empty: any
   Value ptr;                                  // the pointers of a tle.load/store/atomic
+  bool earlierIteration = false;  // reached a loop's top by its back edge, `ptr` loop-variant
 };
 
 using Pending = SmallVector<Access>;
@@ -89,7 +93,7 @@ class BarrierPlacement {
     Pending top = before;
     while (true) {
       Pending end = walk(body, top, /*insert=*/false);
-      Pending next = merge(before, end);
+      Pending next = merge(before, aroundBackEdge(loop, end));
       if (sameOps(next, top)) break;
       top = next;
     }
@@ -101,13 +105,21 @@ class BarrierPlacement {
     Pending top = before;
     while (true) {
       Pending end = walk(loop.getAfter().front(), walk(loop.getBefore().front(), top, false), false);
-      Pending next = merge(before, end);
+      Pending next = merge(before, aroundBackEdge(loop, end));
       if (sameOps(next, top)) break;
       top = next;
     }
     Pending exit = walk(loop.getBefore().front(), top, insert);
     walk(loop.getAfter().front(), exit, insert);
     return exit;
+  }
+
+  // Accesses of one iteration as the next sees them: pointers computed in the loop hold other
+  // addresses there, so the same pointer tile no longer means the same threads.
+  static Pending aroundBackEdge(Operation *loop, Pending end) {
+    for (Access &a : end)
+      if (a.ptr && loop->isAncestor(a.ptr.getParentBlock()->getParentOp())) a.earlierIteration = true;
+    return end;
   }
 
   Pending ifElse(scf::IfOp branch, const Pending &before, bool insert) {
@@ -120,9 +132,11 @@ class BarrierPlacement {
   const char *conflict(const Access &earlier, const Access &later) const {
     if (earlier.kind == AccessKind::Read && later.kind == AccessKind::Read) return nullptr;
     if (earlier.kind == AccessKind::Atomic && later.kind == AccessKind::Atomic) return nullptr;
+    if (earlier.kind == AccessKind::Write && later.kind == AccessKind::Write) return nullptr;
     if (!mayAlias(earlier, later) || sameThreads(earlier, later)) return nullptr;
-    if (later.kind == AccessKind::Read) return "the buffer's writes are visible to every thread";
-    return earlier.kind == AccessKind::Read ? "earlier reads of the buffer are done" : "earlier writes of the buffer are done";
+    if (earlier.kind == AccessKind::Read) return "earlier reads of the buffer are done";
+    if (earlier.kind == AccessKind::Atomic && later.kind == AccessKind::Write) return "earlier atomics on the buffer are done";
+    return "the buffer's writes are visible to every thread";  // a read or an atomic after a write
   }
 
   // The first access nested in `loop` that conflicts with `earlier`.
@@ -194,7 +208,7 @@ class BarrierPlacement {
   // Both access through the same pointer tile, whose layout gives each element to one
   // thread: every thread only meets its own elements.
   static bool sameThreads(const Access &a, const Access &b) {
-    if (!a.ptr || a.ptr != b.ptr) return false;
+    if (!a.ptr || a.ptr != b.ptr || a.earlierIteration || b.earlierIteration) return false;
     auto type = dyn_cast<RankedTensorType>(a.ptr.getType());
     auto blocked = type ? dyn_cast<gpu::BlockedLayoutAttr>(type.getEncoding()) : gpu::BlockedLayoutAttr();
     if (!blocked) return false;
