@@ -1,8 +1,9 @@
 // Scans along one axis of a tile (tl.cumsum, tl.cumprod, tl.associative_scan, and TLE's
 // exclusive cumsum), through shared memory: the tile is stored row-major, each line along
 // the axis is cut into as many chunks as there are threads to spare, every thread scans its
-// chunk, then folds the totals of the chunks before it into its own, and the tiles are read
-// back in the result's layout. The combine function only needs to be associative; it is
+// chunk, the chunk totals of each line are scanned (shuffles within a warp, then the totals
+// of earlier warps), each chunk folds in the totals before it, and the tiles are read back
+// in the result's layout. The combine function only needs to be associative; it is
 // always applied as combine(earlier, later).
 #pragma once
 
@@ -40,13 +41,37 @@ struct scan_plan {
   }
 };
 
+// Chunk totals of one line sit in consecutive threads (one job per thread), so a warp scans
+// up to 32 of them with shuffles; longer lines add the totals of their earlier warps.
+template <int Axis, class Src>
+TLE_CONSTEXPR int scan_warp_totals() {
+  using Plan = scan_plan<Axis, Src>;
+  return Plan::parts > 32 ? Plan::lines * (Plan::parts / 32) : 0;
+}
+
 template <int Axis, class Src, class T = typename Src::value_type>
 TLE_CONSTEXPR int scan_scratch_bytes() {
   using Plan = scan_plan<Axis, Src>;
-  return (Src::kElements + Plan::lines * Plan::parts) * static_cast<int>(sizeof(T));
+  return (Src::kElements + Plan::lines * Plan::parts + scan_warp_totals<Axis, Src>()) * static_cast<int>(sizeof(T));
 }
 
-// Scans `buffer` (row-major, Src's shape) in place, between two barriers.
+template <class T>
+TLE_DEVICE T shfl_up(T v, int delta, int width) {
+  if constexpr (sizeof(T) < 4) {
+    return static_cast<T>(__shfl_up_sync(0xffffffffu, static_cast<int>(v), delta, width));
+  } else {
+    return __shfl_up_sync(0xffffffffu, v, delta, width);
+  }
+}
+TLE_DEVICE __half shfl_up(__half v, int delta, int width) { return __shfl_up_sync(0xffffffffu, v, delta, width); }
+TLE_DEVICE __nv_bfloat16 shfl_up(__nv_bfloat16 v, int delta, int width) { return __shfl_up_sync(0xffffffffu, v, delta, width); }
+template <class A, class B>
+TLE_DEVICE pair<A, B> shfl_up(pair<A, B> v, int delta, int width) {
+  return {shfl_up(v.first, delta, width), shfl_up(v.second, delta, width)};
+}
+
+// Scans `buffer` (row-major, Src's shape) in place, between two barriers. Every thread of the
+// block must call it (it synchronizes the block and shuffles within warps).
 template <int Axis, bool Reverse, class Src, class T, class F>
 TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
   using Plan = scan_plan<Axis, Src>;
@@ -55,7 +80,7 @@ TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
   for (int job = tid; job < Plan::lines * Plan::parts; job += block_threads<Src>()) {
     const int line = job / Plan::parts, first = (job % Plan::parts) * Plan::chunk;
     T acc = buffer[Plan::template at<Reverse>(line, first)];
-    for (int i = 1; i < Plan::chunk; ++i) {
+    TLE_UNROLL for (int i = 1; i < Plan::chunk; ++i) {
       T &x = buffer[Plan::template at<Reverse>(line, first + i)];
       acc = combine(acc, x);
       x = acc;
@@ -64,12 +89,34 @@ TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
   }
   __syncthreads();
   if constexpr (Plan::parts > 1) {
-    for (int job = tid; job < Plan::lines * Plan::parts; job += block_threads<Src>()) {
-      const int line = job / Plan::parts, part = job % Plan::parts;
-      if (part == 0) continue;
-      T prefix = totals[line * Plan::parts];
-      for (int p = 1; p < part; ++p) prefix = combine(prefix, totals[line * Plan::parts + p]);
-      for (int i = 0; i < Plan::chunk; ++i) {
+    // The chunk totals of each line, scanned: within a warp by shuffles (lines of fewer
+    // than 32 parts are segments of the warp), then across the warps of a line. Jobs are
+    // threads here (lines * parts <= block threads), and every thread shuffles.
+    constexpr int segment = Plan::parts < 32 ? Plan::parts : 32;
+    const int job = tid, part = job % Plan::parts, line = job / Plan::parts;
+    const bool active = job < Plan::lines * Plan::parts;
+    T mine = active ? totals[job] : T();
+    TLE_UNROLL for (int d = 1; d < segment; d *= 2) {
+      const T earlier = shfl_up(mine, d, segment);
+      if (part % segment >= d) mine = combine(earlier, mine);
+    }
+    if constexpr (Plan::parts > 32) {
+      constexpr int warps = Plan::parts / 32;
+      T *warp_totals = totals + Plan::lines * Plan::parts;
+      if (active && part % 32 == 31) warp_totals[line * warps + part / 32] = mine;
+      __syncthreads();
+      if (active && part >= 32) {
+        T before = warp_totals[line * warps];
+        TLE_UNROLL for (int w = 1; w < warps; ++w)
+          if (w < part / 32) before = combine(before, warp_totals[line * warps + w]);
+        mine = combine(before, mine);
+      }
+    }
+    if (active) totals[job] = mine;  // the inclusive scan of the chunk totals
+    __syncthreads();
+    if (active && part > 0) {
+      const T prefix = totals[job - 1];
+      TLE_UNROLL for (int i = 0; i < Plan::chunk; ++i) {
         T &x = buffer[Plan::template at<Reverse>(line, part * Plan::chunk + i)];
         x = combine(prefix, x);
       }
