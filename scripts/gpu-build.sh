@@ -46,5 +46,8 @@ add_sig="*fp32:16, *fp32:16, *fp32:16, i32, 1024"
 # ... and its variants (--specialize=auto, unhinted pointers): tle/module.h picks among them.
 "$build/bin/tlec" tests/corpus/triton/01_vector_add.tle --kernel add_kernel --signature "*fp32, *fp32, *fp32, i32, 1024" \
   --target "cuda:$arch" -o "$out/add_auto.cubin"
+# ... and a cluster of 16 blocks (beyond the portable 8: tle/module.h opts the kernel in).
+"$build/bin/tlec" tests/gpu/kernels/clusters.tle --kernel cluster_ring16 --signature "*fp32, *fp32, 128" --target "cuda:$arch" \
+  -o "$out/ring16.cubin"
 cc -std=c11 -O2 -shared -fPIC -Wall -Werror -Iruntime/include tests/gpu/module_shim.c -o "$out/libtle_module_shim.so" -ldl -lpthread
 echo "gpu-build: $(wc -l < "$out/kernels.txt") kernels in $out/libtle_gpu_kernels.so"

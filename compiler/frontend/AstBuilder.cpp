@@ -903,6 +903,7 @@ ExprPtr Builder::atom(P::AtomContext *ctx) {
 ExprPtr Builder::strings(P::StringAtomContext *ctx) {
   auto c = std::make_unique<Constant>(range(ctx));
   bool first = true;
+  std::vector<std::pair<std::string, bool>> parts;  // (text, is an f-string part)
   for (antlr4::tree::TerminalNode *node : ctx->STRING()) {
     Constant::Type type;
     bool raw = false, fstr = false;
@@ -914,8 +915,16 @@ ExprPtr Builder::strings(P::StringAtomContext *ctx) {
       diags_.report(DiagId::SyntaxError, range(node->getSymbol()), "cannot mix bytes and non-bytes literals");
     }
     c->isFString |= fstr;
-    c->value += value;
+    parts.emplace_back(std::move(value), fstr);
     first = false;
+  }
+  // In an f-string made of several literals, the braces of the plain ones are text.
+  for (const auto &[text, fstr] : parts) {
+    if (!c->isFString || fstr) {
+      c->value += text;
+      continue;
+    }
+    for (char ch : text) c->value += (ch == '{' || ch == '}') ? std::string(2, ch) : std::string(1, ch);
   }
   return c;
 }

@@ -2,6 +2,10 @@
 // builtin modules and values export, are resolved in builtins/.
 #include "sema/Lowering.h"
 
+#include "frontend/Parser.h"
+#include "sema/PythonFormat.h"
+#include "support/SourceManager.h"
+
 #include "sema/builtins/Builtins.h"
 
 #include "ir/Dialect.h"
@@ -206,6 +210,98 @@ Value FunctionLowering::evaluateConstantIn(ModuleScope &scope, const Expr &e) {
 }
 
 // =========================================================================== statements
+
+namespace {
+// The end of an f-string field that starts at `i` (just after its '{'): the position of the
+// '}' that closes it, outside brackets and quotes; `conversion` and `spec` get the positions
+// of a top-level '!' and ':' (npos when absent). npos when the field is not closed.
+size_t fieldEnd(const std::string &s, size_t i, size_t &conversion, size_t &spec) {
+  int depth = 0;
+  char quote = 0;
+  conversion = spec = std::string::npos;
+  for (size_t j = i; j < s.size(); ++j) {
+    char d = s[j];
+    if (spec != std::string::npos) {
+      if (d == '{') return std::string::npos;  // nested fields in a spec: not supported
+      if (d == '}') return j;
+      continue;
+    }
+    if (quote) {
+      if (d == quote) quote = 0;
+      continue;
+    }
+    if (d == '\'' || d == '"') quote = d;
+    else if (d == '(' || d == '[' || d == '{') ++depth;
+    else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
+    else if (depth == 0 && d == '}') return j;
+    else if (depth == 0 && d == '!' && j + 1 < s.size() && s[j + 1] != '=' && conversion == std::string::npos) conversion = j;
+    else if (depth == 0 && d == ':') spec = j;
+  }
+  return std::string::npos;
+}
+}  // namespace
+
+// An f-string: each field is parsed (a buffer of its own, named after the f-string's place)
+// and evaluated here; it must be a compile-time value, formatted as Python would.
+Value FunctionLowering::formatFString(const Constant &c) {
+  const std::string &s = c.value;
+  std::string out;
+  ModuleScope &module = currentModule();
+  for (size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
+    if ((ch == '{' || ch == '}') && i + 1 < s.size() && s[i + 1] == ch) {
+      out += ch;
+      ++i;
+      continue;
+    }
+    if (ch == '}') cx_.fail(c.range, DiagId::SyntaxError, "f-string: single '}' is not allowed");
+    if (ch != '{') {
+      out += ch;
+      continue;
+    }
+    size_t conversion, specAt;
+    size_t end = fieldEnd(s, i + 1, conversion, specAt);
+    if (end == std::string::npos)
+      cx_.fail(c.range, DiagId::SyntaxError, "f-string: expecting '}' (nested fields in a format spec are not supported)");
+    size_t exprEnd = conversion != std::string::npos ? conversion : specAt != std::string::npos ? specAt : end;
+    std::string text = s.substr(i + 1, exprEnd - i - 1);
+    char conv = conversion != std::string::npos ? s[conversion + 1] : 0;
+    std::string spec = specAt != std::string::npos ? s.substr(specAt + 1, end - specAt - 1) : std::string();
+    if (conversion != std::string::npos && (conv != 'r' && conv != 's' && conv != 'a'))
+      cx_.fail(c.range, DiagId::SyntaxError, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+    if (text.find_first_not_of(" \t") == std::string::npos) cx_.fail(c.range, DiagId::SyntaxError, "f-string: empty expression not allowed");
+    if (!module.sources) cx_.fail(c.range, DiagId::UnsupportedInKernel, "f-strings are not supported here");
+    SourceLoc at = c.range.begin;
+    FileId f = module.sources->addBuffer("<f-string at " + cx_.diags().sources().name(at.file) + ":" + std::to_string(at.line) + ":" +
+                                             std::to_string(at.column) + ">",
+                                         "(" + text + ")\n");
+    std::unique_ptr<ast::Module> parsed = parseFile(*module.sources, f, cx_.diags());
+    if (!parsed) throw LoweringFailed{};
+    auto *stmt = parsed->body.size() == 1 ? dyn_cast<ExprStmt>(parsed->body[0].get()) : nullptr;
+    if (!stmt) cx_.fail(c.range, DiagId::SyntaxError, "f-string: the field '" + text + "' is not an expression");
+    const ast::Expr &fieldExpr = *stmt->value;
+    module.fieldAsts.push_back(std::move(parsed));
+    Value v = expr(fieldExpr);
+    if (v.isRuntime())
+      cx_.fail(c.range, DiagId::NotConstexpr, "an f-string in a kernel formats compile-time values only; '" + text + "' is " +
+                                                  withArticle(v.type.str()));
+    std::optional<std::string> piece;
+    std::string error;
+    if (conv == 'r' || conv == 'a') {
+      piece = pythonStr(v, true);
+      if (piece && !spec.empty()) piece = pythonFormat(Value::ofStr(*piece), spec, error);
+    } else if (conv == 's') {
+      piece = pythonStr(v, false);
+      if (piece && !spec.empty()) piece = pythonFormat(Value::ofStr(*piece), spec, error);
+    } else {
+      piece = pythonFormat(v, spec, error);
+    }
+    if (!piece) cx_.fail(c.range, DiagId::TypeMismatch, "f-string field '" + text + "': " + (error.empty() ? v.describe() + " has no string form in kernels" : error));
+    out += *piece;
+    i = end;
+  }
+  return Value::ofStr(out);
+}
 
 namespace {
 // The name under which ifStmt merges the function's return value (no Python name has '<').
@@ -963,7 +1059,7 @@ Value FunctionLowering::expr(const Expr &e) {
     }
     case Constant::Type::Float: return Value::ofFloat(std::strtod(c.value.c_str(), nullptr));
     case Constant::Type::String:
-      if (c.isFString) cx_.fail(e.range, DiagId::UnsupportedInKernel, "f-strings are not supported in kernels");
+      if (c.isFString) return formatFString(c);
       return Value::ofStr(c.value);
     case Constant::Type::Bytes: cx_.fail(e.range, DiagId::UnsupportedInKernel, "bytes literals are not supported in kernels");
     case Constant::Type::Bool: return Value::ofBool(c.value == "True");

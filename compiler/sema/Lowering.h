@@ -62,6 +62,7 @@ private:
   // Lowers statements in order; an `if` that may return takes the statements after it
   // into its branches (see ifStmt).
   void sequence(llvm::ArrayRef<const ast::Stmt *> stmts);
+  Value formatFString(const ast::Constant &c);
   void stmt(const ast::Stmt &s);
   void assign(const ast::Expr &target, Value value, SourceRange valueRange);
   // `rest`: the statements after an `if` that may return, lowered on each branch that

@@ -12,10 +12,15 @@
 #include "mlir/IR/Builders.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace tle {
+class SourceManager;
+}
 
 namespace tle::sema {
 
@@ -36,6 +41,10 @@ struct ModuleScope {
   // Imported modules that are not .tle files (host libraries such as torch, or a
   // misspelt module): why a kernel cannot use them, with the paths searched.
   std::map<std::string, std::string> unresolvedImports;
+  // Where f-string fields are parsed (each into a buffer of its own), and their ASTs, which
+  // values made from them may point into.
+  SourceManager *sources = nullptr;
+  std::vector<std::unique_ptr<ast::Module>> fieldAsts;
 };
 
 // One argument as written at a call site.

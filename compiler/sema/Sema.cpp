@@ -285,6 +285,7 @@ ModuleScope *Specializer::findModule(const std::string &dotted, unsigned level, 
 bool Specializer::buildScope(const ast::Module &module, ModuleScope &scope) {
   scope.file = module.file;
   scope.fileName = module.name;
+  scope.sources = &sources_;
   scope.target = options_.target;
   scope.numWarps = options_.numWarps;
   std::string dir = module.name == "<stdin>" ? "." : directoryOf(module.name);

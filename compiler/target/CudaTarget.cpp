@@ -9,7 +9,12 @@ constexpr int kThreadsPerWarp = 32;
 constexpr int kWidestAccessBytes = 16;  // ld/st.v4.b32, cp.async's largest chunk
 constexpr int kSharedAlignment = 16;
 constexpr int64_t kReservedSharedBytesPerBlock = 1024;
-constexpr int64_t kRegistersPerProcessor = 64 * 1024;  // 32-bit registers, sm_80 ... sm_90  // the system's part of each block's shared memory (sm_80 on)
+constexpr int64_t kRegistersPerProcessor = 64 * 1024;  // 32-bit registers, sm_80 ... sm_90
+// Hopper runs clusters of up to 8 blocks on every part, 16 with the non-portable opt-in
+// (cudaFuncAttributeNonPortableClusterSizeAllowed; CUDA C++ Programming Guide, "Thread
+// Block Clusters").
+constexpr int kPortableClusterBlocks = 8;
+constexpr int kNonPortableClusterBlocks = 16;
 
 class CudaTarget : public TargetInfo {
  public:
@@ -33,6 +38,8 @@ class CudaTarget : public TargetInfo {
   int64_t sharedBytesPerProcessor() const override { return processorSharedBytes_; }
   int64_t sharedBytesReservedPerBlock() const override { return kReservedSharedBytesPerBlock; }
   int64_t registersPerProcessor() const override { return kRegistersPerProcessor; }
+  int portableClusterBlocks() const override { return has(Feature::Clusters) ? kPortableClusterBlocks : 0; }
+  int maxClusterBlocks() const override { return has(Feature::Clusters) ? kNonPortableClusterBlocks : 0; }
 
   bool has(Feature feature) const override {
     switch (feature) {

@@ -70,6 +70,12 @@ class TargetInfo {
   // block) and registers (`registersPerThread` for `threads` threads) decide; 0: no limit.
   int64_t blocksPerProcessor(int64_t sharedBytes, int64_t threads, int64_t registersPerThread) const;
 
+  // Blocks in one thread-block cluster: what every GPU with clusters runs (portable), and the
+  // most this target runs when the kernel opts in at launch (non-portable); 0 without
+  // clusters.
+  virtual int portableClusterBlocks() const { return 0; }
+  virtual int maxClusterBlocks() const { return 0; }
+
   virtual bool has(Feature feature) const = 0;
   virtual bool accepts(Tier tier) const = 0;
   // The language of TLE-Raw functions this target runs ("cuda", "ascendc").

@@ -13,3 +13,16 @@ tleStatus tle_shim_vector_add(const char *path, const char *name, void *x, void 
   tleStatus unload = tleModuleUnload(module);  /* waits for the kernel: the context synchronizes */
   return s != TLE_SUCCESS ? s : unload;
 }
+
+/* The same for a kernel of two pointers (x, out): a cluster kernel, for the cluster opt-in. */
+tleStatus tle_shim_two_pointers(const char *path, const char *name, void *x, void *out, unsigned grid) {
+  tleModule module = NULL;
+  tleKernel kernel;
+  tleStatus s = tleModuleLoadFile(&module, path);
+  if (s != TLE_SUCCESS) return s;
+  s = tleModuleGetKernel(module, name, &kernel);
+  void *args[] = {&x, &out};
+  if (s == TLE_SUCCESS) s = tleKernelLaunch(&kernel, NULL, grid, 1, 1, args);
+  tleStatus unload = tleModuleUnload(module);
+  return s != TLE_SUCCESS ? s : unload;
+}

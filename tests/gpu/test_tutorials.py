@@ -533,7 +533,7 @@ def test_clusters(k):
     pid = torch.arange(12, device="cuda")
     check("clusters of 4 under a block level: (b, cx)", out, torch.stack([(pid // 4) % 3, pid % 4], 1).flatten().int(), 0, 0)
     # Distributed shared memory: each block reads the next block's buffer.
-    for n, block in ((2, 128), (4, 128), (8, 256)):
+    for n, block in ((2, 128), (4, 128), (8, 256), (16, 128)):  # 16: a non-portable cluster size
         grid = 3 * n
         x = torch.randn(grid, block, device="cuda")
         out = torch.full_like(x, float("nan"))
@@ -582,6 +582,10 @@ def test_clusters(k):
     print(f"      cluster_ring8 resources: {r}")
     check("resources: cluster size 8, some clusters fit", torch.tensor([r["cluster_size"], int(r["max_active_clusters"] > 0)]),
           torch.tensor([8, 1]), 0, 0)
+    r = k["cluster_ring16"].resources()
+    print(f"      cluster_ring16 resources: {r}")
+    check("resources: cluster size 16 (non-portable), some clusters fit",
+          torch.tensor([r["cluster_size"], int(r["max_active_clusters"] > 0)]), torch.tensor([16, 1]), 0, 0)
 
 
 def test_raw_call(k):
@@ -649,6 +653,22 @@ def test_module_loader(build):
                 print(f"FAIL  tle/module.h {image}: status {status}")
                 continue
             check(f"tle/module.h loads and launches {image} n={n} offset={offset}", out[:n], x[:n] + y[:n], 0, 0)
+    # A cluster of 16 blocks, beyond the portable size: the loader opts the kernel in.
+    shim.tle_shim_two_pointers.restype = ctypes.c_int
+    shim.tle_shim_two_pointers.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint]
+    n, block = 16, 128
+    x = torch.randn(2 * n, block, device="cuda")
+    out = poisoned_like(x)
+    torch.cuda.synchronize()
+    status = shim.tle_shim_two_pointers(os.path.join(build, "ring16.cubin").encode(), b"cluster_ring16", x.data_ptr(),
+                                        out.data_ptr(), 2 * n)
+    torch.cuda.synchronize()
+    if status != 0:
+        failures += 1
+        print(f"FAIL  tle/module.h ring16.cubin: status {status}")
+    else:
+        pid = torch.arange(2 * n, device="cuda")
+        check("tle/module.h launches a cluster of 16 (ring16.cubin)", out, x[pid - pid % n + (pid % n + 1) % n], 0, 0)
 
 
 def main():

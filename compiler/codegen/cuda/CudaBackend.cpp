@@ -88,6 +88,20 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     else if (p.divisibility == 16)
       o << "  if (" << p.name << " % 16 != 0) return TLE_ERROR_BROKEN_HINT;\n";
   }
+  if (k.nonPortableCluster)
+    o << "  {\n"
+      << "    // Clusters of more than 8 blocks (non-portable): the kernel opts in, once per device.\n"
+      << "    static std::atomic<unsigned long long> allowed{0};\n"
+      << "    int device = 0;\n"
+      << "    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
+      << "    const unsigned long long bit = 1ull << (device % 64);\n"
+      << "    if (!(allowed.load() & bit)) {\n"
+      << "      cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void *>(&" << k.name
+      << "), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);\n"
+      << "      if (e != cudaSuccess) return e;\n"
+      << "      allowed.fetch_or(bit);\n"
+      << "    }\n"
+      << "  }\n";
   o << "  if (" << shared << " > 48 * 1024) {\n"
     << "    // Above 48 KiB the kernel must opt in, once per device.\n"
     << "    static std::atomic<unsigned long long> configured{0};\n"
@@ -137,6 +151,10 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     << "    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<const void *>(&" << k.name
     << "), " << k.threadsPerBlock << ", " << shared << ");\n"
     << "  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);\n";
+  if (k.nonPortableCluster)
+    o << "  if (e == cudaSuccess)\n"
+      << "    e = cudaFuncSetAttribute(reinterpret_cast<const void *>(&" << k.name
+      << "), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);\n";
   if (k.clusterSize > 1)
     o << "  int clusters = 0;\n"
       << "  if (e == cudaSuccess) {\n"

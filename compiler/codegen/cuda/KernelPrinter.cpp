@@ -46,6 +46,7 @@ void KernelPrinter::print(PrintedKernel &out) {
   std::ostringstream code;
   code << spelling_.namespaceBlock();
   out.clusterSize = ir::clusterSize(f_);
+  out.nonPortableCluster = static_cast<int>(out.clusterSize) > ir::targetOf(f_).portableClusterBlocks() && out.clusterSize > 1;
   std::string clusterDims = out.clusterSize > 1 ? "__cluster_dims__(" + std::to_string(out.clusterSize) + ", 1, 1) " : "";
   code << "extern \"C\" __global__ void __launch_bounds__(" << out.threadsPerBlock << ") " << clusterDims << out.name << "(" << params
        << ") {\n";

@@ -30,6 +30,7 @@ struct PrintedKernel {
   std::string sharedBytesExpression;  // a constant expression, valid after `code`
   bool usesAtomics = false;           // needs tle/cuda/atomic.cuh
   unsigned clusterSize = 1;           // blocks per thread-block cluster (__cluster_dims__ along x)
+  bool nonPortableCluster = false;    // more blocks than the target's portable cluster: opt in at launch
   bool usesClusters = false;          // needs tle/cuda/cluster.cuh
   bool cooperative = false;           // has grid barriers: launched cooperatively (tle/cuda/grid.cuh)
   bool usesSignals = false;           // Triton-distributed signals (tle/cuda/signal.cuh)

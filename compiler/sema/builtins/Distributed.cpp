@@ -39,10 +39,6 @@ bool isDeviceLevel(const Value &mesh, size_t axis) {
 
 bool isClusterLevel(const Value &mesh, size_t axis) { return axis < mesh.levels.size() && mesh.levels[axis] == "block_cluster"; }
 
-// The largest cluster whose size every GPU with clusters supports (more needs a
-// non-portable opt-in at launch time).
-constexpr int64_t kPortableClusterBlocks = 8;
-
 void noteLaunchMesh(LoweringContext &cx, const Value &mesh, SourceRange at, const std::string &what) {
   BuiltinState &state = cx.state();
   if (!state.launchMesh) {
@@ -56,10 +52,12 @@ void noteLaunchMesh(LoweringContext &cx, const Value &mesh, SourceRange at, cons
     if (blocks > 1 && !cx.target().has(Feature::Clusters))
       cx.fail(at, DiagId::TierNotForTarget, "the mesh's block_cluster level launches thread-block clusters of " + std::to_string(blocks) +
                                                 " blocks, which need cuda:sm_90 or later; the target is " + cx.target().name());
-    if (blocks > kPortableClusterBlocks)
+    // Beyond the portable size the launcher opts in to non-portable clusters.
+    if (const int most = cx.target().maxClusterBlocks(); blocks > 1 && blocks > most)
       cx.fail(at, DiagId::ShapeMismatch, "the mesh's block_cluster level makes clusters of " + std::to_string(blocks) +
-                                             " blocks, over the portable limit of " + std::to_string(kPortableClusterBlocks) +
-                                             " (larger, non-portable clusters are not supported by tlec yet)");
+                                             " blocks, over " + cx.target().name() + "'s limit of " + std::to_string(most) +
+                                             " (" + std::to_string(cx.target().portableClusterBlocks()) +
+                                             " portable, more with the non-portable opt-in the launcher makes)");
     state.launchMesh = launch;
     state.launchMeshAt = at;
     state.clusterSize = static_cast<unsigned>(blocks);

@@ -161,6 +161,11 @@ static inline tleStatus tleLoadVariant_(const tleDriver *d, tleModule module, co
     const int maxDynamicSharedBytes = 8; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     status = d->funcSetAttribute(out->function, maxDynamicSharedBytes, facts[1]);
   }
+  if (status == TLE_SUCCESS && facts[2] > 1) {
+    /* Cluster sizes beyond the portable 8 need the opt-in; it changes nothing for smaller ones. */
+    const int nonPortableClusterSizeAllowed = 14; /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
+    status = d->funcSetAttribute(out->function, nonPortableClusterSizeAllowed, 1);
+  }
   return status;
 }
 
@@ -246,7 +251,8 @@ static inline tleStatus tleKernelLaunch(const tleKernel *kernel, tleStream strea
                                         unsigned grid_z, void **args) {
   if (!kernel || !kernel->function) return TLE_ERROR_INVALID_ARGUMENT;
   if (grid_x == 0 || grid_y == 0 || grid_z == 0) return TLE_SUCCESS;
-  /* The cluster's dimensions are compiled into the kernel (__cluster_dims__). */
+  /* The cluster's dimensions are compiled into the kernel (__cluster_dims__); sizes beyond 8
+   * were opted in when the kernel was loaded. */
   if (kernel->clusterSize > 1 && grid_x % (unsigned)kernel->clusterSize != 0) return TLE_ERROR_CLUSTER_GRID;
   const tleDriver *d = tleDriverGet_();
   if (!d) return TLE_ERROR_NO_DRIVER;
