@@ -91,7 +91,9 @@ private:
       size_t nameBegin = pos_;
       while (atWordChar()) ++pos_;
       std::string word = text_.substr(nameBegin, pos_ - nameBegin);
-      if (word == "true" || word == "True" || word == "false" || word == "False") {
+      if (word == "_") {
+        e.kind = SignatureEntry::Kind::Bound;
+      } else if (word == "true" || word == "True" || word == "false" || word == "False") {
         e.kind = SignatureEntry::Kind::Constexpr;
         e.valueKind = SignatureEntry::ValueKind::Bool;
         e.value = (word[0] | 0x20) == 't' ? "True" : "False";
@@ -241,6 +243,7 @@ std::string toString(const SignatureEntry &e) {
   case SignatureEntry::Kind::Constexpr:
     if (e.valueKind == SignatureEntry::ValueKind::String) return "\"" + e.value + "\"";
     return e.value;
+  case SignatureEntry::Kind::Bound: return "_";
   }
   return "";
 }

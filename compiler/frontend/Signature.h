@@ -7,6 +7,8 @@
 //   true  false                           a constexpr bool
 //   "leaky_relu"  'x'                     a constexpr string (extension)
 //   None                                  a constexpr None (extension)
+//   _                                     a constexpr bound elsewhere: by -D or its default
+//                                         (extension: a mesh before runtime parameters)
 #pragma once
 
 #include "support/Diagnostics.h"
@@ -18,7 +20,7 @@
 namespace tle {
 
 struct SignatureEntry {
-  enum class Kind { Pointer, Scalar, Constexpr } kind = Kind::Scalar;
+  enum class Kind { Pointer, Scalar, Constexpr, Bound } kind = Kind::Scalar;
   // Pointer/Scalar: the Triton dtype name ("fp32", "i32", "bf16", ...).
   std::string dtype;
   // 16: divisible by 16; 1: equal to 1; 0: no hint.

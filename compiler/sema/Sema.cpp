@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <cstring>
 #include <sstream>
 
 namespace tle {
@@ -40,6 +41,9 @@ std::string canonicalModule(const std::string &dotted) {
   if (dotted == "triton.experimental.tle.language" || dotted == "triton.experimental.tle" || dotted == "tle" ||
       dotted == "tle.language")
     return "tle";
+  // Its submodules (`import triton.experimental.tle.language.gpu as tleg`) are tle's members.
+  for (const char *prefix : {"triton.experimental.tle.language.", "triton.experimental.tle.", "tle.language."})
+    if (dotted.rfind(prefix, 0) == 0 && dotted.size() > std::strlen(prefix)) return "tle." + dotted.substr(std::strlen(prefix));
   // Triton-distributed's language module, under both of its names.
   if (dotted == "triton_dist.language" || dotted == "triton.distributed.language") return "dist";
   return dotted;
@@ -158,6 +162,7 @@ std::string mangle(const std::vector<SignatureEntry> &sig) {
     switch (e.kind) {
     case SignatureEntry::Kind::Pointer: out += std::string(e.isConst ? "pk" : "p") + e.dtype + (e.hint == 16 ? "a16" : ""); break;
     case SignatureEntry::Kind::Scalar: out += e.dtype + (e.hint == 16 ? "d16" : e.hint == 1 ? "e1" : ""); break;
+    case SignatureEntry::Kind::Bound: out += "b"; break;
     case SignatureEntry::Kind::Constexpr:
       for (char c : e.value) out += std::isalnum(static_cast<unsigned char>(c)) ? c : c == '-' ? 'm' : c == '.' ? 'p' : 'x';
       break;
@@ -450,7 +455,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
       bool constexprParam = isConstexprParam(p, fl);
       auto define = defines_.find(p.name);
       if (define != defines_.end()) usedDefines_.insert(p.name);
-      if (request.signature && i < request.signature->size()) {
+      if (request.signature && i < request.signature->size() && (*request.signature)[i].kind != SignatureEntry::Kind::Bound) {
         const SignatureEntry &e = (*request.signature)[i];
         if (e.kind == SignatureEntry::Kind::Constexpr) {
           if (define != defines_.end())
@@ -487,7 +492,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
                                                         !t.isPointer && isUnsigned(t.dtype)));
         continue;
       }
-      // No signature: every parameter must get a compile-time value.
+      // No signature entry (or `_`): the parameter must get a compile-time value.
       if (define != defines_.end()) {
         params[p.name] = define->second.first;
       } else if (p.defaultValue) {
