@@ -69,6 +69,9 @@ def main():
     parser.add_argument("--build", default=os.path.join("build-gpu", "topk"))
     parser.add_argument("--source", default=os.path.join("build-ref", "flagtree", "01-topk_selector.py"))
     parser.add_argument("--check-only", action="store_true", help="only the correctness checks (for compute-sanitizer)")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time CUDA graphs of the launches (triton.testing.do_bench_cudagraph): kernel time without "
+                             "the per-launch host overhead of either launcher")
     args = parser.parse_args()
     from bench_sweep import build
     build(args.build)
@@ -76,6 +79,11 @@ def main():
     import triton
     import tlec_kernels
     from bench_tutorials import bench
+    if args.graphs:
+        import triton.testing
+
+        def bench(fn):  # noqa: F811 - the graph-based timing replaces the default one
+            return min(triton.testing.do_bench_cudagraph(fn, rep=200) for _ in range(2))
     kernels = tlec_kernels.load(args.build)
     upstream = None if args.check_only else load_upstream(args.source)
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
