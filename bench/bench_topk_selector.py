@@ -44,6 +44,9 @@ def load_upstream(path):
         def __getattr__(self, name):
             return Anything()
 
+        def __iter__(self):  # Triton's JIT walks the attributes of the globals a kernel names
+            return iter(())
+
     import triton
     try:
         import triton.experimental as experimental
@@ -51,13 +54,26 @@ def load_upstream(path):
         experimental = types.ModuleType("triton.experimental")
         sys.modules["triton.experimental"] = experimental
         triton.experimental = experimental
-    package = types.ModuleType("triton.experimental.tle")
-    language = types.ModuleType("triton.experimental.tle.language")
-    language.__getattr__ = lambda name: Anything()
-    package.language = language
-    experimental.tle = package
-    sys.modules["triton.experimental.tle"] = package
-    sys.modules["triton.experimental.tle.language"] = language
+    import importlib.abc
+    import importlib.machinery
+
+    class StandIn(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        # Every module under triton.experimental.tle: a package whose attributes are anything.
+        def find_spec(self, name, path=None, target=None):
+            if name == "triton.experimental.tle" or name.startswith("triton.experimental.tle."):
+                return importlib.machinery.ModuleSpec(name, self, is_package=True)
+            return None
+
+        def create_module(self, spec):
+            module = types.ModuleType(spec.name)
+            module.__path__ = []
+            module.__getattr__ = lambda attr: Anything()
+            return module
+
+        def exec_module(self, module):
+            pass
+
+    sys.meta_path.insert(0, StandIn())
     spec = importlib.util.spec_from_file_location("flagtree_topk_selector", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -541,6 +541,10 @@ def test_clusters(k):
         pid = torch.arange(grid, device="cuda")
         peer = pid - pid % n + (pid % n + 1) % n
         check(f"cluster of {n}: DSMEM load from the next block", out, x[peer], 0, 0)
+    x = torch.randn(12, 128, device="cuda")
+    out = torch.full_like(x, float("nan"))
+    k["cluster_self_remote"]([12], x, out)
+    check("cluster of 4: a block's own buffer through tle.remote, then overwritten", out, 2 * x.flip(1), 0, 0)
     # Remote stores (2-D pointer tiles) and remote atomics into block 0 of each cluster.
     for n, block in ((2, 128), (8, 64)):
         clusters = 5

@@ -5,7 +5,9 @@
 // between threads (as stores to global memory are not, in Triton and here: a scatter loop
 // such as a histogram's compaction would otherwise pay a barrier per store); and two
 // accesses through the same pointer tile, in one iteration, in a layout without replicas
-// touch each element from one thread only, so that thread sees its own writes.
+// touch each element from one thread only, so that thread sees its own writes. Accesses
+// through tle.remote pointers count as accesses of their buffer: the shard may be this
+// block (ordering other blocks' accesses is the kernel's cluster barriers' job).
 //
 // Pending accesses (since the last barrier) flow forward through the structured IR. A loop
 // runs its body until the accesses reaching its top stop growing (the back edge); when a
@@ -162,7 +164,10 @@ class BarrierPlacement {
     }
     if (!isa<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>(op)) return std::nullopt;
     a.ptr = op->getOperand(0);
-    if (ir::pointerSpaceOf(a.ptr.getType()) != MemorySpace::Shared) return std::nullopt;
+    // Pointers into another block's buffer (tle.remote) may point into this block's own
+    // when the shard is this block: they count as accesses of the buffer here too.
+    std::optional<MemorySpace> space = ir::pointerSpaceOf(a.ptr.getType());
+    if (space != MemorySpace::Shared && space != MemorySpace::RemoteShared) return std::nullopt;
     a.kind = isa<ir::LoadOp>(op) ? AccessKind::Read : isa<ir::StoreOp>(op) ? AccessKind::Write : AccessKind::Atomic;
     if (!buffersOf(a.ptr, a.buffers)) a.buffers.clear();
     return a;
@@ -188,7 +193,7 @@ class BarrierPlacement {
     if (auto select = dyn_cast<arith::SelectOp>(def))
       return buffersOf(select.getTrueValue(), out, depth + 1) && buffersOf(select.getFalseValue(), out, depth + 1);
     if (isa<gpu::LocalPtrOp, ir::AddPtrOp, ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp, ir::ReshapeOp, ir::TransOp,
-            gpu::ConvertLayoutOp, ir::BufferSlotOp>(def))
+            gpu::ConvertLayoutOp, ir::BufferSlotOp, ir::RemoteOp>(def))
       return buffersOf(def->getOperand(0), out, depth + 1);
     return false;
   }
