@@ -394,6 +394,13 @@ def test_gpu_buffers(k):
     k["gpu_alloc_copy_load"]([3], a, out, xs, ys)
     rows = torch.arange(3 * 32, device="cuda")[:, None] * xs + torch.arange(64, device="cuda")[None, :] * ys
     check("tle.gpu.alloc + copy + local_load", out, a[rows], 0, 0)
+    # Unit-stride rows: the specialized kernel copies 16 bytes per cp.async.
+    for xs in (64, 80):
+        a = torch.randn(96 * xs + 64, device="cuda")
+        out = torch.full((3 * 32, 64), float("nan"), device="cuda")
+        k["gpu_alloc_copy_load"]([3], a, out, xs, 1)
+        rows = torch.arange(3 * 32, device="cuda")[:, None] * xs + torch.arange(64, device="cuda")[None, :]
+        check(f"tle.gpu.copy by cp.async (unit-stride rows of stride {xs})", out, a[rows], 0, 0)
     x = torch.randn(128, device="cuda")
     out = torch.full((32,), float("nan"), device="cuda")
     k["gpu_local_ptr_1d"]([1], x, out, 77)

@@ -497,7 +497,9 @@ void KernelPrinter::printBufferOperation(Operation *op) {
       })
       .Case<gpu::CopyOp>([&](gpu::CopyOp c) {
         bool toBuffer = isa<ir::BufferType>(c.getDst().getType());
-        line() << "tle::copy_" << (toBuffer ? "to" : "from") << "_buffer(" << expr(c.getSrc()) << ", " << expr(c.getDst()) << ");\n";
+        std::string vec = toBuffer ? "<" + std::to_string(gpu::vectorWidth(op)) + ">" : "";
+        line() << "tle::copy_" << (toBuffer ? "to" : "from") << "_buffer" << vec << "(" << expr(c.getSrc()) << ", " << expr(c.getDst())
+               << ");\n";
       })
       .Case<gpu::LocalLoadOp>(
           [&](gpu::LocalLoadOp l) { define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded"); });

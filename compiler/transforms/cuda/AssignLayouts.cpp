@@ -218,6 +218,12 @@ class LayoutSolver {
         if (isTensor(op->getOperand(0))) memory_.push_back(op);
         return;
       }
+      // A copy from global pointers into a buffer reads like a load (its vector width makes
+      // it a cp.async copy); the other direction keeps the default layout.
+      if (auto copy = dyn_cast<gpu::CopyOp>(op); copy && isTensor(copy.getSrc())) {
+        memory_.push_back(op);
+        return;
+      }
       if (isa<ir::AddPtrOp, ir::BroadcastOp, ir::AxisHintOp, arith::SelectOp>(op) || op->getDialect()->getNamespace() == "arith" ||
           op->getDialect()->getNamespace() == "math") {
         SmallVector<Value> all(op->getOperands());
@@ -381,7 +387,12 @@ class LayoutSolver {
       Value ptr = op->getOperand(0);
       auto type = cast<RankedTensorType>(ptr.getType());
       std::optional<std::pair<unsigned, unsigned>> fastest = fastestDimension(type.getEncoding());
-      if (fastest && isa<ir::LoadOp, ir::StoreOp>(op)) {
+      if (fastest && isa<gpu::CopyOp>(op)) {
+        // Into a row-major buffer: a vector must run along the last dimension to land on
+        // consecutive bytes there.
+        auto [fast, perThread] = *fastest;
+        if (fast == type.getRank() - 1) vec = std::max<unsigned>(1, vectorWidthFor(type, axis_.lookup(ptr), fast, perThread, target_));
+      } else if (fastest && isa<ir::LoadOp, ir::StoreOp>(op)) {
         auto [fast, perThread] = *fastest;
         int64_t v = vectorWidthFor(type, axis_.lookup(ptr), fast, perThread, target_);
         // A mask (or `other`) not provably uniform over a vector does not shorten it: the

@@ -7,6 +7,8 @@
 
 #include "tle/cuda/tile.cuh"
 
+#include <cuda_pipeline_primitives.h>
+
 namespace tle {
 
 template <class X>
@@ -43,12 +45,48 @@ TLE_DEVICE Dst local_ptr_all(T *base) {
   return t;
 }
 
-// tle.gpu.copy(global pointers -> buffer): every element once (its owner thread), then a
-// barrier so that all threads see the buffer.
-template <class Ptrs, class T>
+// Whether each group of Vec registers of Ptrs lands on Vec consecutive elements of a
+// row-major buffer, starting at a multiple of Vec (what one cp.async of Vec elements writes):
+// the group runs along the last dimension from an aligned coordinate, and no lane or warp
+// moves a thread by less than Vec along it.
+template <class Ptrs, int Vec>
+TLE_CONSTEXPR bool rows_of_vectors() {
+  constexpr LinearLayout L = Ptrs::linear;
+  constexpr int last = Ptrs::rank - 1;
+  if (Ptrs::kRegs % Vec != 0) return false;
+  for (int r = 0; r < Ptrs::kRegs; r += Vec) {
+    if (L.regCoord(r, last) % Vec != 0) return false;
+    for (int i = 1; i < Vec; ++i) {
+      if (L.regCoord(r + i, last) != L.regCoord(r, last) + i) return false;
+      for (int d = 0; d < last; ++d)
+        if (L.regCoord(r + i, d) != L.regCoord(r, d)) return false;
+    }
+  }
+  for (int b = 0; b < kLaneBits; ++b)
+    if (L.lane[b][last] % Vec != 0) return false;
+  for (int b = 0; b < L.numWarpBits; ++b)
+    if (L.warp[b][last] % Vec != 0) return false;
+  return true;
+}
+
+// tle.gpu.copy(global pointers -> buffer): every element once (its owner thread), Vec at a
+// time by cp.async where tle-assign-layouts found Vec contiguous, aligned elements per thread
+// (4, 8 or 16 bytes), else one by one; then a barrier so that all threads see the buffer.
+template <int Vec = 1, class Ptrs, class T>
 TLE_DEVICE void copy_to_buffer(const Ptrs &ptrs, T *base) {
   __syncthreads();  // earlier readers of the buffer are done
-  if (is_owner<Ptrs>()) static_for<Ptrs::kRegs>([&](auto r) { base[linear_index<Ptrs, decltype(r)::value>()] = *ptrs.v[decltype(r)::value]; });
+  constexpr int bytes = Vec * static_cast<int>(sizeof(T));
+  if constexpr (Vec > 1 && (bytes == 4 || bytes == 8 || bytes == 16) && rows_of_vectors<Ptrs, Vec>()) {
+    if (is_owner<Ptrs>())
+      static_for<Ptrs::kRegs / Vec>([&](auto g) {
+        constexpr int r = decltype(g)::value * Vec;
+        __pipeline_memcpy_async(base + linear_index<Ptrs, r>(), ptrs.v[r], bytes);
+      });
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+  } else {
+    if (is_owner<Ptrs>()) static_for<Ptrs::kRegs>([&](auto r) { base[linear_index<Ptrs, decltype(r)::value>()] = *ptrs.v[decltype(r)::value]; });
+  }
   __syncthreads();
 }
 
