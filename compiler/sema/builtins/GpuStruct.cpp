@@ -42,7 +42,9 @@ Value alloc(LoweringContext &cx, BuiltinCall &c) {
     cx.fail(where[3], DiagId::UnsupportedInKernel, "tensor-memory (tmem) buffers are not supported: they need Blackwell (sm_100), and tlec targets sm_80-sm_90a");
   int64_t bytes = (bitWidth(d) + 7) / 8;
   for (int64_t n : shape) bytes *= n;
-  int64_t limit = cx.target().memorySpace(MemorySpace::Shared)->capacityBytes;
+  const MemorySpaceInfo *shared = cx.target().memorySpace(MemorySpace::Shared);
+  if (!shared) cx.fail(c.at, DiagId::TierNotForTarget, "tle.gpu.alloc needs shared memory, which " + cx.target().name() + " does not have");
+  int64_t limit = shared->capacityBytes;
   if (bytes > limit)
     cx.fail(c.at, DiagId::ShapeMismatch, "a buffer of " + std::to_string(bytes) + " bytes exceeds the " + std::to_string(limit / 1024) +
                                              " KiB of shared memory a block can use on " + cx.target().name());

@@ -39,6 +39,15 @@ const std::set<std::string> kTl = {
     // tensor descriptors, and the types usable with isinstance()
     "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "tensor_descriptor", "tensor"};
 
+// TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
+void checkStructTier(LoweringContext &cx, const std::string &family, SourceRange at) {
+  bool gpu = family == "gpu";
+  if (!cx.target().accepts(gpu ? Tier::GpuStruct : Tier::DsaStruct))
+    cx.fail(at, DiagId::TierNotForTarget,
+            "tle." + family + " (TLE-Struct for " + (gpu ? "GPUs" : "Ascend DSAs") + ") is not available for target " +
+                cx.target().name() + "; " + (gpu ? "use tle.dsa.* or TLE-Lite for Ascend" : "use tle.gpu.* or TLE-Lite for CUDA"));
+}
+
 }  // namespace
 
 Value builtinModuleAttribute(LoweringContext &cx, const Value &module, const std::string &attr, SourceRange at) {
@@ -75,19 +84,15 @@ Value builtinModuleAttribute(LoweringContext &cx, const Value &module, const std
     if (attr == "raw") return Value::ofModule("tle.raw");
     if (attr == "jit") return Value::ofBuiltin("triton.jit");
     if (attr == "hardware_constraint") return Value::ofBuiltin("tle.hardware_constraint");
-    // TLE-Struct is per hardware family: tle.gpu for CUDA targets, tle.dsa for Ascend.
     if (attr == "gpu" || attr == "dsa") {
-      if (!cx.target().accepts(attr == "gpu" ? Tier::GpuStruct : Tier::DsaStruct))
-        cx.fail(at, DiagId::TierNotForTarget,
-                "tle." + attr + " (TLE-Struct for " + (attr == "gpu" ? "GPUs" : "Ascend DSAs") +
-                    ") is not available for target " + cx.target().name() + "; " +
-                    (attr == "gpu" ? "use tle.dsa.* or TLE-Lite for Ascend" : "use tle.gpu.* or TLE-Lite for CUDA"));
+      checkStructTier(cx, attr, at);
       return Value::ofModule("tle." + attr);
     }
     if (kPlannedTle.count(attr)) return Value::ofBuiltin("planned:tle." + attr);
   } else if (m == "tle.raw") {
     if (attr == "language" || attr == "call_smem") return Value::ofBuiltin("tle.raw." + attr);
   } else if (m == "tle.gpu" || m == "tle.gpu.storage_kind") {
+    checkStructTier(cx, "gpu", at);  // also for `import triton.experimental.tle.language.gpu as tleg`
     if (attr == "smem" || attr == "tmem") return Value::ofBuiltin("tle.gpu.storage." + attr);
     if (m == "tle.gpu" && attr == "storage_kind") return Value::ofModule("tle.gpu.storage_kind");
     if (m == "tle.gpu" && (attr == "alloc" || attr == "local_ptr" || attr == "copy" || attr == "local_load" ||
@@ -95,6 +100,7 @@ Value builtinModuleAttribute(LoweringContext &cx, const Value &module, const std
       return Value::ofBuiltin("tle.gpu." + attr);
     return Value::ofBuiltin("planned:" + m + "." + attr);
   } else if (m == "tle.dsa" || m == "tle.dsa.ascend") {
+    checkStructTier(cx, "dsa", at);
     static const std::set<std::string> kSpaces = {"UB", "L1", "L0A", "L0B", "L0C"};
     static const std::set<std::string> kDsa = {"alloc", "copy", "to_tensor", "to_buffer", "add", "sub", "mul", "div", "max", "min",
                                                "matmul", "subview", "hint"};
