@@ -26,7 +26,9 @@ def TleGpu_Dialect : Dialect {
     "::mlir::IntegerAttr":$async_depth,      // how many iterations ahead a loop's copies go (tle-plan-async-copies)
     "::mlir::IntegerAttr":$ring_slots,       // the slots of a loop's operand rings (tle-lower-async-copies)
     "::mlir::Attribute":$shared_memory,      // a kernel's SharedMemoryPlanAttr (tle-plan-shared-memory)
-    "::mlir::DenseI64ArrayAttr":$arg_offsets // a raw call's block arguments in the scratch, then their end (tle-plan-shared-memory)
+    "::mlir::DenseI64ArrayAttr":$arg_offsets, // a raw call's block arguments in the scratch, then their end (tle-plan-shared-memory)
+    "::mlir::DenseI32ArrayAttr":$worker_first_warps, // where each worker partition starts (tle-isolate-partitions)
+    "::mlir::DenseI32ArrayAttr":$pipe_threads // a pipe's writer threads, then its readers' (tle-isolate-partitions)
   );
 }
 

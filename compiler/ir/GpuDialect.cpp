@@ -1,6 +1,7 @@
 #include "ir/GpuDialect.h"
 
 #include "target/Target.h"
+#include "ir/KernelSettings.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -84,6 +85,54 @@ std::optional<int> ringSlots(Operation *loop) {
 }
 void setRingSlots(Operation *loop, int slots) {
   dialectOf(loop).getRingSlotsAttrHelper().setAttr(loop, IntegerAttr::get(IntegerType::get(loop->getContext(), 32), slots));
+}
+WarpSpecializeOp warpSpecializeOf(Operation *kernel) {
+  WarpSpecializeOp found;
+  kernel->walk([&](WarpSpecializeOp ws) {
+    found = ws;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+unsigned partitionOf(Operation *op) {
+  for (Operation *at = op; at; at = at->getParentOp()) {
+    auto ws = dyn_cast_or_null<WarpSpecializeOp>(at->getParentOp());
+    if (!ws) continue;
+    Region *region = at->getParentRegion();
+    for (auto [i, worker] : llvm::enumerate(ws.getWorkerRegions()))
+      if (&worker == region) return static_cast<unsigned>(i) + 1;
+    return 0;
+  }
+  return 0;
+}
+llvm::SmallVector<int32_t> workerFirstWarps(WarpSpecializeOp ws) {
+  if (auto a = dialectOf(ws).getWorkerFirstWarpsAttrHelper().getAttr(ws)) return llvm::to_vector(a.asArrayRef());
+  return {};
+}
+void setWorkerFirstWarps(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> firstWarps) {
+  dialectOf(ws).getWorkerFirstWarpsAttrHelper().setAttr(ws, DenseI32ArrayAttr::get(ws.getContext(), firstWarps));
+}
+unsigned partitionThreads(Operation *kernel, unsigned partition) {
+  if (partition == 0) return ir::numWarps(kernel) * 32;
+  WarpSpecializeOp ws = warpSpecializeOf(kernel);
+  return static_cast<unsigned>(ws.getWorkerNumWarps()[partition - 1]) * 32;
+}
+unsigned blockWarps(Operation *kernel) {
+  unsigned warps = ir::numWarps(kernel);
+  if (WarpSpecializeOp ws = warpSpecializeOf(kernel)) {
+    llvm::SmallVector<int32_t> first = workerFirstWarps(ws);
+    for (auto [i, n] : llvm::enumerate(ws.getWorkerNumWarps()))
+      if (i < first.size()) warps = std::max<unsigned>(warps, static_cast<unsigned>(first[i] + n));
+  }
+  return warps;
+}
+std::optional<std::pair<int32_t, int32_t>> pipeThreads(Operation *pipe) {
+  auto a = dialectOf(pipe).getPipeThreadsAttrHelper().getAttr(pipe);
+  if (!a || a.size() != 2) return std::nullopt;
+  return std::pair{a[0], a[1]};
+}
+void setPipeThreads(Operation *pipe, int32_t writers, int32_t readers) {
+  dialectOf(pipe).getPipeThreadsAttrHelper().setAttr(pipe, DenseI32ArrayAttr::get(pipe->getContext(), {writers, readers}));
 }
 SharedMemoryPlanAttr sharedMemoryPlan(Operation *kernel) {
   return dyn_cast_or_null<SharedMemoryPlanAttr>(dialectOf(kernel).getSharedMemoryAttrHelper().getAttr(kernel));

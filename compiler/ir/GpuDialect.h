@@ -53,6 +53,21 @@ void setSharedMemoryPlan(mlir::Operation *kernel, SharedMemoryPlanAttr plan);
 llvm::ArrayRef<int64_t> argumentOffsets(mlir::Operation *call);
 void setArgumentOffsets(mlir::Operation *call, llvm::ArrayRef<int64_t> offsets);
 
+// Warp specialization (tle-isolate-partitions). The kernel's one tle_gpu.warp_specialize,
+// if it has one; the partition that runs `op` (0: the default partition, and all code
+// outside the op; i: worker region i - 1); where each worker's warps start (a multiple of
+// its own warp count, after the default partition's); the threads of partition `p`.
+WarpSpecializeOp warpSpecializeOf(mlir::Operation *kernel);
+unsigned partitionOf(mlir::Operation *op);
+llvm::SmallVector<int32_t> workerFirstWarps(WarpSpecializeOp ws);
+void setWorkerFirstWarps(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> firstWarps);
+unsigned partitionThreads(mlir::Operation *kernel, unsigned partition);
+// The warps a block of a warp-specialized kernel has (the last worker's end).
+unsigned blockWarps(mlir::Operation *kernel);
+// A pipe's arrivals per phase: its writer's threads and all its readers' threads together.
+std::optional<std::pair<int32_t, int32_t>> pipeThreads(mlir::Operation *pipe);
+void setPipeThreads(mlir::Operation *pipe, int32_t writers, int32_t readers);
+
 // Operand slots start at multiples of wgmma's swizzle atom (8 rows of 128 bytes), the layout
 // the device library's copies write.
 constexpr int64_t kOperandSlotAlignment = 1024;

@@ -11,4 +11,9 @@ inline constexpr llvm::StringLiteral kUnsupportedOnTarget = "unsupported on this
 
 inline mlir::InFlightDiagnostic emitUnsupported(mlir::Operation *op) { return op->emitError() << kUnsupportedOnTarget; }
 
+// A form tlec does not lower yet (reported as `not-implemented`).
+inline constexpr llvm::StringLiteral kNotImplemented = "not implemented yet: ";
+
+inline mlir::InFlightDiagnostic emitNotImplemented(mlir::Operation *op) { return op->emitError() << kNotImplemented; }
+
 }  // namespace tle

@@ -62,7 +62,8 @@ bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEng
   mlir::ScopedDiagnosticHandler handler(&module.context, [&](mlir::Diagnostic &d) {
     std::string key;
     llvm::raw_string_ostream(key) << d.getLocation() << ": " << d.str();
-    if (d.getSeverity() != mlir::DiagnosticSeverity::Error || llvm::StringRef(d.str()).starts_with(kUnsupportedOnTarget))
+    if (d.getSeverity() != mlir::DiagnosticSeverity::Error || llvm::StringRef(d.str()).starts_with(kUnsupportedOnTarget) ||
+        llvm::StringRef(d.str()).starts_with(kNotImplemented))
       if (!said.insert(key).second) return mlir::success();
     auto at = [&] {
       SourceLoc loc;
@@ -77,6 +78,11 @@ bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEng
     }
     if (llvm::StringRef(message).starts_with(kUnsupportedOnTarget)) {
       diags.report(DiagId::UnsupportedOnTarget, at(), message.substr(kUnsupportedOnTarget.size()) + " (" + target.name() + ")");
+      unsupported = true;
+      return mlir::success();
+    }
+    if (llvm::StringRef(message).starts_with(kNotImplemented)) {
+      diags.report(DiagId::NotImplemented, at(), message.substr(kNotImplemented.size()));
       unsupported = true;
       return mlir::success();
     }

@@ -528,6 +528,55 @@ def test_seed_kernels(k):
         check(f"Sparse MLA fwd, {warps} warps: lse (bf16, base 2)", lse[0, rows], ref_lse, 6e-2, 1e-2)
 
 
+def test_pipes(k):
+    # tle.pipe between warp_specialize partitions (tests/gpu/kernels/pipes.tle). Each program
+    # streams n_tiles 32x32 tiles of x through the pipe; the consumer sums tile i times i + 1.
+    B = 32
+    def weighted(x, programs, n_tiles):
+        tiles = x.double().reshape(programs, n_tiles, B, B)
+        weights = torch.arange(1, n_tiles + 1, device="cuda", dtype=torch.float64)[None, :, None, None]
+        return (tiles * weights).sum(1).float()
+    for name in ("pipe_sum2", "pipe_sum3_w4", "pipe_sum4_w2"):
+        for programs, n_tiles, tail in ((3, 7, 0), (2, 1, 0), (5, 13, 100), (4, 0, 0)):
+            total = programs * n_tiles * B * B
+            n_elems = total - tail
+            x = torch.randn(max(total, 1), device="cuda")
+            out = torch.full((programs, B, B), float("nan"), device="cuda")
+            k[name]([programs], x, out, n_tiles, n_elems)
+            xm = x[:total].clone()
+            if tail:
+                xm[n_elems:] = 0
+            want = weighted(xm, programs, n_tiles) if n_tiles else torch.zeros_like(out)
+            check(f"{name}: {programs} programs x {n_tiles} tiles through the pipe (tail {tail})", out, want, 1e-4, 1e-5)
+    # Two readers of one pipe: the default partition sums, a 2-warp worker takes column maxima.
+    for programs, n_tiles in ((3, 9), (1, 2)):
+        total = programs * n_tiles * B * B
+        x = torch.randn(total, device="cuda")
+        sums = torch.full((programs, B, B), float("nan"), device="cuda")
+        maxes = torch.full((programs, B), float("nan"), device="cuda")
+        k["pipe_two_readers"]([programs], x, sums, maxes, n_tiles, total)
+        check(f"pipe with two readers: sums ({programs}x{n_tiles})", sums, weighted(x, programs, n_tiles), 1e-4, 1e-5)
+        want = x.reshape(programs, n_tiles, B, B).amax(dim=(1, 2))
+        check(f"pipe with two readers: maxima reduced across a worker's warps ({programs}x{n_tiles})", maxes, want, 0, 0)
+    # A reader that stops when the writer closes the pipe.
+    for programs, n_tiles in ((2, 5), (3, 0)):
+        total = programs * n_tiles * B * B
+        x = torch.randn(max(total, 1), device="cuda")
+        out = torch.full((programs, B, B), float("nan"), device="cuda")
+        count = torch.full((programs,), -1, dtype=torch.int32, device="cuda")
+        k["pipe_until_closed"]([programs], x, out, count, n_tiles, total)
+        want = x[:total].reshape(programs, n_tiles, B, B).sum(1) if n_tiles else torch.zeros_like(out)
+        check(f"pipe closed by its writer: tiles seen ({programs}x{n_tiles})", count, torch.full_like(count, n_tiles), 0, 0)
+        check(f"pipe closed by its writer: sums ({programs}x{n_tiles})", out, want, 1e-4, 1e-5)
+    # The join: after warp_specialize the default partition reads what a worker wrote.
+    x = torch.randn(6, 256, device="cuda")
+    y = torch.randn(6, 256, device="cuda")
+    out = torch.full_like(x, float("nan"))
+    k["ws_join"]([6], x, y, out)
+    check("warp_specialize join: a worker's buffer, the default partition's results", out,
+          3 * x + 2 * y + y.sum(1, keepdim=True), 1e-4, 1e-5)
+
+
 def test_clusters(k):
     # Coordinates: a 2 x 2 cluster (cy fastest), and a block level over clusters of 4.
     out = torch.full((8 * 3,), -1, dtype=torch.int32, device="cuda")
@@ -693,7 +742,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
+              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_pipes, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

@@ -334,10 +334,11 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   bool clusters = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesClusters; });
   bool grids = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.cooperative; });
   bool signals = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesSignals; });
+  bool pipes = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesPipes; });
   bool distributed = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.distributed; });
   out.distributed = distributed;
   cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "")
-     << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << (grids ? "#include <tle/cuda/grid.cuh>\n" : "")
+     << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << (grids ? "#include <tle/cuda/grid.cuh>\n" : "") << (pipes ? "#include <tle/cuda/pipe.cuh>\n" : "")
      << (distributed ? "#include <tle/cuda/distributed.cuh>\n" : signals ? "#include <tle/cuda/signal.cuh>\n" : "") << "\n";
   // TLE-Raw functions, once each (a .tle file names each function once), as written.
   std::set<std::string> printedRaw;

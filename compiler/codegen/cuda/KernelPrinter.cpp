@@ -15,7 +15,8 @@ using namespace mlir;
 void KernelPrinter::print(PrintedKernel &out) {
   if (!plan_) throw Unsupported{"a kernel without a shared-memory plan (tlec bug: tle-plan-shared-memory did not run)"};
   out.name = f_.getSymName().str();
-  out.threadsPerBlock = ir::numWarps(f_) * ir::targetOf(f_).threadsPerWarp();
+  ws_ = gpu::warpSpecializeOf(f_);
+  out.threadsPerBlock = gpu::blockWarps(f_) * ir::targetOf(f_).threadsPerWarp();
   threadsPerBlock_ = out.threadsPerBlock;
   std::string params;
   for (BlockArgument arg : f_.getArguments()) {
@@ -40,7 +41,8 @@ void KernelPrinter::print(PrintedKernel &out) {
     if (auto b = dyn_cast<ir::DistributedBarrierOp>(op); b && b.getKind() == "device") distributed = true;
   });
   if (distributed) dist_ = claim("tle_dist");
-  block(f_.getBody().front());
+  if (ws_) printWarpSpecializedBody(f_.getBody().front());
+  else block(f_.getBody().front());
   if (distributed) params += (params.empty() ? "" : ", ") + std::string("const tleDistDevice ") + dist_;
 
   std::ostringstream code;
@@ -59,6 +61,7 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.usesClusters = usesClusters_ || out.clusterSize > 1;
   out.cooperative = cooperative_;
   out.usesSignals = usesSignals_;
+  out.usesPipes = usesPipes_;
   out.distributed = distributed;
   out.deviceBarrier = deviceBarrier_;
   out.meshRanks = ir::meshRanks(f_);
@@ -73,6 +76,21 @@ std::string KernelPrinter::scratchBytes() const {
   return s;
 }
 
+std::string KernelPrinter::scratchRegionBytes() const {
+  if (!ws_) return scratchBytes();
+  return std::to_string(ws_.getWorkerRegions().size() + 1) + " * tle::round_up16(" + scratchBytes() + ")";
+}
+
+std::string KernelPrinter::stagingRegionBytes() const {
+  if (!ws_) return stagingBytes();
+  return std::to_string(ws_.getWorkerRegions().size() + 1) + " * tle::round_up16(" + stagingBytes() + ")";
+}
+
+std::string KernelPrinter::stagingArg() const {
+  if (!ws_ || partition_ == 0) return "tle_staging";
+  return "(tle_staging + " + std::to_string(partition_) + " * tle::round_up16(tle_staging_bytes))";
+}
+
 std::string KernelPrinter::stagingBytes() const {
   std::string s = "0";
   for (const std::string &e : staging_) s = "tle::max_bytes(" + s + ", " + e + ")";
@@ -81,7 +99,7 @@ std::string KernelPrinter::stagingBytes() const {
 
 std::string KernelPrinter::slotsOffset() const {
   return "tle::round_up1024(" + (bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " : "") + stagingOffset() +
-         " + tle::round_up16(" + stagingBytes() + "))";
+         " + tle::round_up16(" + stagingRegionBytes() + "))";
 }
 
 std::string KernelPrinter::sharedMemoryPreamble() const {
@@ -91,9 +109,11 @@ std::string KernelPrinter::sharedMemoryPreamble() const {
     // the largest any plan asks for.
     o << "  extern __shared__ __align__(" << std::max<int64_t>(plan_.getAlignment(), gpu::kOperandSlotAlignment)
       << ") unsigned char tle_smem[];\n";
+  if (ws_ && plan_.getScratch()) o << "  constexpr int tle_scratch_bytes = " << scratchBytes() << ";  // each partition's\n";
   if (plan_.getStaging() > 0) {
     o << "  // Dot operands are staged in two alternating halves after the scratch.\n";
     o << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes() << " + " << stagingOffset() << ";\n";
+    if (ws_) o << "  constexpr int tle_staging_bytes = " << stagingBytes() << ";  // each partition's\n";
     if (plan_.getStaging() == 2) {
       o << "  constexpr int tle_staging_half = " << stagingBytes() << " / 2;  // the halves are this far apart\n";
       o << "  int tle_stage = 0;\n";
@@ -108,14 +128,17 @@ std::string KernelPrinter::sharedMemoryPreamble() const {
 
 std::string KernelPrinter::sharedBytes() const {
   if (plan_.getSlotBytes() > 0) return slotsOffset() + " + " + std::to_string(plan_.getSlotBytes());
-  std::string bytes = plan_.getStaging() > 0 ? stagingOffset() + " + " + stagingBytes() : scratchBytes();
+  std::string bytes = plan_.getStaging() > 0 ? stagingOffset() + " + " + stagingRegionBytes() : scratchRegionBytes();
   return bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " + bytes : bytes;
 }
 
 std::string KernelPrinter::useScratch(const std::string &bytesExpression) {
   if (!plan_.getScratch()) throw Unsupported{"scratch the shared-memory plan has none of (tlec bug)"};
   if (std::find(scratch_.begin(), scratch_.end(), bytesExpression) == scratch_.end()) scratch_.push_back(bytesExpression);
-  return bufferBytes() > 0 ? "(tle_smem + " + std::to_string(bufferBytes()) + ")" : "tle_smem";
+  std::string base = bufferBytes() > 0 ? "tle_smem + " + std::to_string(bufferBytes()) : "tle_smem";
+  if (ws_)  // the partition's own scratch, and its threads
+    return "tle::Scratch(" + base + " + " + std::to_string(partition_) + " * tle::round_up16(tle_scratch_bytes), " + group() + ")";
+  return bufferBytes() > 0 ? "(" + base + ")" : base;
 }
 
 void KernelPrinter::useStaging(const std::string &bytesExpression) {
@@ -243,7 +266,7 @@ void KernelPrinter::printOperation(Operation *op) {
       .Case<ir::AllocOp, gpu::LocalPtrOp, gpu::CopyOp, gpu::LocalLoadOp>([&](Operation *) { printBufferOperation(op); })
       .Case<ir::PrintOp, ir::AssertOp>([&](Operation *) { printDebugOperation(op); })
       .Case<ir::BarrierOp>([&](ir::BarrierOp b) {
-        line() << "tle::barrier();" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
+        line() << "tle::barrier(" << group() << ");" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
       })
       .Case<ir::RemoteOp>([&](ir::RemoteOp r) { r.getSpace() == "device" ? printDistributedOperation(op) : printClusterOperation(op); })
       .Case<ir::DistributedBarrierOp>(
@@ -265,6 +288,15 @@ void KernelPrinter::printOperation(Operation *op) {
         define(op, "tle::async_load_wait<" + type(w.getType()) + ", " + std::to_string(w.getPending()) + ">(" + expr(w.getToken()) + ", " +
                        mask + ", " + other + ")",
                "loaded");
+      })
+      .Case<ir::PipeCreateOp, ir::PipeAcquireOp, ir::PipeCommitOp, ir::PipeCloseOp, ir::PipeReleaseOp, ir::PipeWaitOp, ir::BufferSlotOp>(
+          [&](Operation *) { printPipeOperation(op); })
+      .Case<gpu::WarpSpecializeOp>([&](gpu::WarpSpecializeOp w) {
+        line() << "// the default partition (warps 0.." << ir::numWarps(f_) - 1 << ")\n";
+        block(w.getDefaultRegion().front());
+        auto yield = cast<gpu::PartitionYieldOp>(w.getDefaultRegion().front().getTerminator());
+        for (auto [result, value] : llvm::zip(w.getResults(), yield.getValues())) names_[result] = expr(value);
+        line() << joinGroup() << ".sync();  // the partitions join\n";
       })
       .Case<ir::ReduceOp>([&](ir::ReduceOp r) { reduce(r); })
       .Case<ir::ScanOp>([&](ir::ScanOp s) { scan(s); })
@@ -333,11 +365,11 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         std::string smem = useScratch("tle::dot_operand_scratch_bytes<" + dst + ", " + src + ">()");
         if (!s.getAlternate()) {
           useStaging("tle::dot_operand_once_staging_bytes<" + dst + ", " + src + ">()");
-          define(op, "tle::convert_dot_operand_once<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", tle_staging)", "fragment");
+          define(op, "tle::convert_dot_operand_once<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", " + stagingArg() + ")", "fragment");
           return;
         }
         useStaging("tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()");
-        define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", tle_staging, tle_staging_half, tle_stage)", "fragment");
+        define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", " + stagingArg() + ", tle_staging_half, tle_stage)", "fragment");
       })
       .Case<gpu::StageOperandsOp>([&](gpu::StageOperandsOp s) {
         std::string da = type(s.getResultA().getType()), sa = type(s.getA().getType());
@@ -346,7 +378,7 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         useStaging("tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
         std::string both = claim("fragments");
         line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(s.getA()) << ", "
-               << expr(s.getB()) << ", " << smem << ", tle_staging, tle_staging_half, tle_stage);\n";
+               << expr(s.getB()) << ", " << smem << ", " << stagingArg() << ", tle_staging_half, tle_stage);\n";
         bindPair(both, s.getResultA(), "fragment", s.getResultB(), "fragment");
       })
       .Case<gpu::OperandRingOp>([&](gpu::OperandRingOp r) {
@@ -499,15 +531,104 @@ void KernelPrinter::printBufferOperation(Operation *op) {
         bool toBuffer = isa<ir::BufferType>(c.getDst().getType());
         std::string vec = toBuffer ? "<" + std::to_string(gpu::vectorWidth(op)) + ">" : "";
         line() << "tle::copy_" << (toBuffer ? "to" : "from") << "_buffer" << vec << "(" << expr(c.getSrc()) << ", " << expr(c.getDst())
-               << ");\n";
+               << (toBuffer && ws_ ? ", " + group() : "") << ");\n";
       })
       .Case<gpu::LocalLoadOp>(
           [&](gpu::LocalLoadOp l) { define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded"); });
 }
 
+// Warp specialization: the partitions' threads, and the body of a kernel that has them.
+std::string KernelPrinter::group() const {
+  if (!ws_) return "";
+  if (partition_ == 0) return "tle::Group{0, " + std::to_string(ir::numWarps(f_) * 32) + ", 1}";
+  int32_t first = gpu::workerFirstWarps(ws_)[partition_ - 1];
+  int32_t warps = ws_.getWorkerNumWarps()[partition_ - 1];
+  return "tle::Group{" + std::to_string(first * 32) + ", " + std::to_string(warps * 32) + ", " + std::to_string(partition_ + 1) + "}";
+}
+
+std::string KernelPrinter::joinGroup() const {
+  int32_t warps = static_cast<int32_t>(ir::numWarps(f_));
+  for (int32_t w : ws_.getWorkerNumWarps()) warps += w;
+  return "tle::Group{0, " + std::to_string(warps * 32) + ", 15}";
+}
+
+// The kernel's buffers and pipes (tle-isolate-partitions put them first), then the workers,
+// which leave after their region, then the default partition's code, the op's default region
+// included.
+void KernelPrinter::printWarpSpecializedBody(Block &entry) {
+  auto it = entry.begin();
+  bool pipes = false;
+  for (; it != entry.end() && isa<ir::AllocOp, ir::PipeCreateOp>(*it); ++it) {
+    pipes = pipes || isa<ir::PipeCreateOp>(*it);
+    operation(&*it);
+  }
+  if (pipes) line() << "__syncthreads();  // the pipes' barriers are set up\n";
+  printWorkers();
+  for (; it != entry.end(); ++it) operation(&*it);
+}
+
+void KernelPrinter::printWorkers() {
+  const unsigned defaultThreads = ir::numWarps(f_) * 32;
+  line() << "if (threadIdx.x >= " << defaultThreads << ") {  // the worker partitions\n";
+  ++indent_;
+  llvm::SmallVector<int32_t> first = gpu::workerFirstWarps(ws_);
+  for (auto [i, region] : llvm::enumerate(ws_.getWorkerRegions())) {
+    const int32_t warps = ws_.getWorkerNumWarps()[i];
+    line() << (i ? "} else " : "") << "if (threadIdx.x >= " << first[i] * 32 << " && threadIdx.x < " << (first[i] + warps) * 32
+           << ") {  // worker " << i << ": warps " << first[i] << ".." << first[i] + warps - 1 << "\n";
+    ++indent_;
+    partition_ = static_cast<unsigned>(i) + 1;
+    block(region.front());
+    line() << joinGroup() << ".arrive();  // done: the default partition may go on\n";
+    --indent_;
+  }
+  partition_ = 0;
+  line() << "}\n";
+  line() << "return;  // (warps between partitions, placed at multiples of their size, do nothing)\n";
+  --indent_;
+  line() << "}\n";
+}
+
+// tle.pipe: a tle::PipeState of mbarriers per pipe (pipe.cuh), in static shared memory.
+void KernelPrinter::printPipeOperation(Operation *op) {
+  usesPipes_ = true;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<ir::PipeCreateOp>([&](ir::PipeCreateOp p) {
+        auto threads = gpu::pipeThreads(op);
+        if (!threads) throw Unsupported{"a pipe without arrival counts (tlec bug: tle-isolate-partitions did not run)"};
+        std::string name = claim(p.getName() ? sanitize(p.getName()->str()) : "pipe");
+        line() << "__shared__ tle::PipeState<" << p.getCapacity() << "> " << name << ";\n";
+        line() << "tle::pipe_init(&" << name << ", " << threads->first << ", " << threads->second
+               << ");  // arrivals per phase: the writer's threads, the readers'\n";
+        names_[p.getResult()] = "&" + name;
+      })
+      .Case<ir::PipeAcquireOp>([&](ir::PipeAcquireOp s) {
+        line() << "tle::pipe_acquire(" << expr(s.getPipe()) << ", " << expr(s.getIteration()) << ");\n";
+      })
+      .Case<ir::PipeCommitOp>([&](ir::PipeCommitOp s) {
+        line() << "tle::pipe_commit(" << expr(s.getPipe()) << ", " << expr(s.getIteration()) << ");\n";
+      })
+      .Case<ir::PipeCloseOp>([&](ir::PipeCloseOp s) {
+        std::string g = ws_ ? group() : "tle::Group{}";
+        line() << "tle::pipe_close(" << expr(s.getPipe()) << ", " << expr(s.getIteration()) << ", " << g << ");\n";
+      })
+      .Case<ir::PipeReleaseOp>([&](ir::PipeReleaseOp s) {
+        line() << "tle::pipe_release(" << expr(s.getPipe()) << ", " << expr(s.getIteration()) << ");\n";
+      })
+      .Case<ir::PipeWaitOp>([&](ir::PipeWaitOp s) {
+        define(op, "tle::pipe_wait(" + expr(s.getPipe()) + ", " + expr(s.getIteration()) + ")", "closed");
+      })
+      .Case<ir::BufferSlotOp>([&](ir::BufferSlotOp s) {
+        auto slot = cast<ir::BufferType>(s.getType()).getBlockType();
+        define(op, expr(s.getBuffer()) + " + " + expr(s.getStage()) + " * " + std::to_string(slot.getNumElements()), "slot");
+      });
+}
+
 // Thread-block clusters: ranks, distributed shared memory, cluster and sub-mesh barriers.
 void KernelPrinter::printClusterOperation(Operation *op) {
   usesClusters_ = true;
+  if (ws_ && isa<ir::DistributedBarrierOp>(op))
+    throw Unsupported{"a cluster or grid barrier in a warp-specialized kernel (it would wait for every partition)"};
   llvm::TypeSwitch<Operation *>(op)
       .Case<gpu::ClusterRankOp>([&](gpu::ClusterRankOp) { define(op, "tle::cluster_rank()", "cluster_rank"); })
       .Case<ir::RemoteOp>([&](ir::RemoteOp r) {
@@ -537,6 +658,8 @@ void KernelPrinter::printClusterOperation(Operation *op) {
 // (tle/cuda/distributed.cuh); signals on this GPU need no context (tle/cuda/signal.cuh).
 void KernelPrinter::printDistributedOperation(Operation *op) {
   usesSignals_ = true;
+  if (ws_ && isa<ir::DistributedBarrierOp, ir::NotifyOp, ir::WaitOp>(op))
+    throw Unsupported{"a distributed barrier or signal in a warp-specialized kernel (they synchronize the whole block)"};
   auto scope = [](StringRef s) { return s == "gpu" ? "cuda::thread_scope_device" : "cuda::thread_scope_system"; };
   llvm::TypeSwitch<Operation *>(op)
       .Case<ir::RankOp>([&](ir::RankOp) { define(op, "tle::dist::rank(" + dist_ + ")", "rank"); })
@@ -624,7 +747,11 @@ void KernelPrinter::atomic(Operation *op) {
 void KernelPrinter::rawCall(ir::RawCallOp r) {
   if (r.getLanguage() != "cuda") throw Unsupported{"a raw '" + r.getLanguage().str() + "' function on a CUDA target"};
   if (r.getThreads().size() != 1) throw Unsupported{"a raw function over more than one thread dimension"};
-  const int64_t threads = r.getThreads()[0], blockThreads = threadsPerBlock_;
+  if (ws_ && partition_ != 0)
+    throw Unsupported{"a TLE-Raw call in a worker partition of tle.gpu.warp_specialize (the raw function would see the block's thread "
+                      "indices, not the partition's)"};
+  // In a warp-specialized kernel the default partition's threads are the block's first.
+  const int64_t threads = r.getThreads()[0], blockThreads = ws_ ? ir::numWarps(f_) * 32 : threadsPerBlock_;
   if (threads < blockThreads && (r.getSyncScope() == "block" || r.getSyncScope() == "cluster"))
     throw Unsupported{"a block-synchronizing raw function on fewer threads than the block"};
   rawFunctions_.emplace_back(r.getCallee().str(), r.getCode().str());
@@ -652,19 +779,19 @@ void KernelPrinter::rawCall(ir::RawCallOp r) {
     args.push_back(region);
     regions.push_back(region);
   }
-  line() << "__syncthreads();\n";
+  line() << groupBarrier() << ";\n";
   std::string call = r.getCallee().str() + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   call += ");";
   if (threads < blockThreads) line() << "if (threadIdx.x < " << threads << ") " << call << "\n";
   else line() << call << "\n";
-  line() << "__syncthreads();\n";
+  line() << groupBarrier() << ";\n";
   for (size_t i = 0; i < regions.size(); ++i) {
     Value result = r.getResult(i);
     std::string name = newName(result, "raw_out");
     line() << "const auto " << name << " = tle::local_load<" << type(result.getType()) << ">(" << regions[i] << ");\n";
   }
-  if (!regions.empty()) line() << "__syncthreads();  // the scratch is free again\n";
+  if (!regions.empty()) line() << groupBarrier() << ";  // the scratch is free again\n";
 }
 
 bool printKernel(func::FuncOp f, const CudaOptions &options, PrintedKernel &out, std::string &error, Location &where) {

@@ -34,6 +34,7 @@ struct PrintedKernel {
   bool usesClusters = false;          // needs tle/cuda/cluster.cuh
   bool cooperative = false;           // has grid barriers: launched cooperatively (tle/cuda/grid.cuh)
   bool usesSignals = false;           // Triton-distributed signals (tle/cuda/signal.cuh)
+  bool usesPipes = false;             // tle.pipe (tle/cuda/pipe.cuh)
   bool distributed = false;           // takes the tleDistContext's device view (tle/cuda/distributed.cuh)
   bool deviceBarrier = false;         // has a barrier over GPUs: one LSA barrier per block
   unsigned meshRanks = 0;             // GPUs its device mesh spans (0: not fixed by a mesh)

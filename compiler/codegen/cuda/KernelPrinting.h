@@ -36,8 +36,12 @@ class KernelPrinter {
   // ---- the shared-memory plan's regions ----
   int64_t bufferBytes() const { return plan_.getBufferBytes(); }
   std::string scratchBytes() const;
-  std::string stagingOffset() const { return "tle::round_up16(" + scratchBytes() + ")"; }
+  std::string stagingOffset() const { return "tle::round_up16(" + scratchRegionBytes() + ")"; }
   std::string stagingBytes() const;
+  // A warp-specialized kernel gives each partition a scratch and a staging of its own.
+  std::string scratchRegionBytes() const;
+  std::string stagingRegionBytes() const;
+  std::string stagingArg() const;
   std::string slotsOffset() const;
 
   std::string sharedMemoryPreamble() const;
@@ -69,6 +73,16 @@ class KernelPrinter {
   // Names the two parts of a pair-valued call: `first` and `second` of `both`.
   void bindPair(const std::string &both, Value first, StringRef firstName, Value second, StringRef secondName);
 
+  // ---- warp specialization ----
+  // The threads running the code being printed, as the device library's tle::Group ("" in a
+  // kernel without partitions: the whole block).
+  std::string group() const;
+  std::string groupBarrier() const { return ws_ ? group() + ".sync()" : "__syncthreads()"; }
+  // The join at the end of tle_gpu.warp_specialize: every partition's threads.
+  std::string joinGroup() const;
+  void printWarpSpecializedBody(Block &entry);
+  void printWorkers();
+
   // ---- ops ----
   void block(Block &b);
   void operation(Operation *op);
@@ -79,6 +93,7 @@ class KernelPrinter {
   void printClusterOperation(Operation *op);
   void printDistributedOperation(Operation *op);
   void printBufferOperation(Operation *op);
+  void printPipeOperation(Operation *op);
   void printDebugOperation(Operation *op);
 
   // ---- operand rings ----
@@ -136,6 +151,9 @@ class KernelPrinter {
   bool usesSignals_ = false;
   bool deviceBarrier_ = false;
   std::string dist_;  // the kernel's tleDistDevice parameter, when it takes one
+  mutable gpu::WarpSpecializeOp ws_;  // the kernel's, if any (mutable: MLIR op accessors are not const)
+  unsigned partition_ = 0;    // the partition being printed (0: the default one)
+  bool usesPipes_ = false;
   int submeshBarriers_ = 0;  // sub-mesh barriers printed so far: each has its own counters
   std::vector<std::pair<std::string, std::string>> rawFunctions_;
 };

@@ -73,7 +73,7 @@ struct SliceEdge {
 class LayoutSolver {
  public:
   LayoutSolver(func::FuncOp f, unsigned numWarps, const TargetInfo &target)
-      : f_(f), numWarps_(numWarps), target_(target), axis_(f) {}
+      : f_(f), numWarps_(numWarps), target_(target), axis_(f), ws_(gpu::warpSpecializeOf(f)) {}
 
   void run() {
     collect();
@@ -234,23 +234,31 @@ class LayoutSolver {
     });
   }
 
+  // The warps of the partition that runs `op` (a warp_specialize worker has its own).
+  unsigned warpsAt(Operation *op) {
+    unsigned partition = ws_ ? gpu::partitionOf(op) : 0;
+    if (partition == 0) return numWarps_;
+    return static_cast<unsigned>(ws_.getWorkerNumWarps()[partition - 1]);
+  }
+
   // A coalesced layout for the pointers of a memory access.
   Attribute coalescedFor(Operation *op) {
     auto type = cast<RankedTensorType>(op->getOperand(0).getType());
-    Coalescing c = coalescingFor(type, axis_.lookup(op->getOperand(0)), numWarps_, target_);
-    return blockedLayout(f_.getContext(), type.getShape(), c.order, c.perThread, numWarps_, target_.threadsPerWarp());
+    Coalescing c = coalescingFor(type, axis_.lookup(op->getOperand(0)), warpsAt(op), target_);
+    return blockedLayout(f_.getContext(), type.getShape(), c.order, c.perThread, warpsAt(op), target_.threadsPerWarp());
   }
 
   Attribute defaultFor(Value v) {
     auto type = cast<RankedTensorType>(v.getType());
-    return blockedLayout(f_.getContext(), type.getShape(), rowMajorOrder(type.getRank()), 1, numWarps_, target_.threadsPerWarp());
+    Operation *at = v.getDefiningOp() ? v.getDefiningOp() : v.getParentBlock()->getParentOp();
+    return blockedLayout(f_.getContext(), type.getShape(), rowMajorOrder(type.getRank()), 1, warpsAt(at), target_.threadsPerWarp());
   }
 
   // Tensor-core accumulators (mmaWarpsFor); a dot's class keeps the first layout it gets.
   void anchorDots() {
     for (ir::DotOp dot : dots_) {
       if (cast<RankedTensorType>(dot.getType()).getRank() != 2) continue;
-      MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
+      MmaWarps w = mmaWarpsFor(dot, warpsAt(dot), target_);
       Value root = find(dot.getResult());
       if (!layout_.count(root)) layout_[root] = gpu::MmaLayoutAttr::get(f_.getContext(), w.m, w.n);
     }
@@ -421,6 +429,7 @@ class LayoutSolver {
   std::vector<Operation *> memory_;
   llvm::DenseMap<Value, int64_t> largestAccess_;  // per class root: its largest memory access (elements)
   std::vector<ir::DotOp> dots_;
+  gpu::WarpSpecializeOp ws_;  // the kernel's, if any
 };
 
 struct AssignLayoutsPass : impl::AssignLayoutsBase<AssignLayoutsPass> {

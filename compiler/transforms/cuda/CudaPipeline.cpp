@@ -10,12 +10,15 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(common::createLowerBlockPointers());
   // Fold what the rewrite exposed (offset arithmetic on constants) before analysis.
   pm.addPass(mlir::createCanonicalizerPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanAsyncCopies());
   pm.addNestedPass<mlir::func::FuncOp>(createPrefetchLoads());
   pm.addNestedPass<mlir::func::FuncOp>(common::createCloneIndexing());
   pm.addNestedPass<mlir::func::FuncOp>(createAssignLayouts());
   // Copies that ended up with the same layout are one value again.
   pm.addPass(mlir::createCSEPass());
+  // CSE may have merged a worker's clone with its original outside.
+  pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncCopies());
   pm.addNestedPass<mlir::func::FuncOp>(createKeepDotsInFlight());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());

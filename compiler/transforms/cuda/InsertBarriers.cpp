@@ -17,7 +17,9 @@
 // themselves end the pending set: tle.barrier, cluster and sub-mesh barriers (every thread
 // of the block takes part), tle_gpu.async_wait, a tle_gpu.copy into a buffer (the device library's copy has a barrier on each side) and TLE-Raw calls (the call
 // is bracketed by barriers). Scalars are uniform across the block (Triton's model), so a
-// barrier under an scf.if or in an scf.while is reached by every thread.
+// barrier under an scf.if or in an scf.while is reached by every thread. In a
+// warp-specialized kernel each partition is placed on its own (its barriers synchronize only
+// its warps), and the join at the end of tle_gpu.warp_specialize ends the pending set.
 #include "transforms/cuda/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -74,6 +76,15 @@ class BarrierPlacement {
             break;
           }
         pending.push_back(*access);
+        continue;
+      }
+      if (auto ws = dyn_cast<gpu::WarpSpecializeOp>(op)) {
+        // Each partition's barriers are its own; what one partition writes for another is
+        // ordered by their pipes. The default partition goes on from the code before the op
+        // (the same threads); the workers started with the kernel. All join at its end.
+        walk(ws.getDefaultRegion().front(), pending, insert);
+        for (Region &worker : ws.getWorkerRegions()) walk(worker.front(), {}, insert);
+        pending.clear();
         continue;
       }
       if (auto loop = dyn_cast<scf::ForOp>(op)) pending = loopBody(loop, *loop.getBody(), pending, insert);

@@ -14,6 +14,18 @@ class KernelOptions {
   ];
 }
 
+def IsolatePartitions : Pass<"tle-isolate-partitions", "::mlir::func::FuncOp"> {
+  let summary = "close each warp_specialize worker over what it uses, place the partitions' warps, count pipe arrivals";
+  let description = [{
+    Moves tle.alloc and tle.pipe_create to the kernel's top; clones into each worker region
+    the pure ops it uses from outside; sets tle_gpu.worker_first_warps (each worker at a
+    multiple of its warp count after the default partition) and each pipe's
+    tle_gpu.pipe_threads (the writer's threads, then all readers'). A warp_specialize in a
+    loop or branch, a second one, or a worker using a loaded value is not implemented.
+  }];
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, KernelOptions {
   let summary = "choose the loads that go to shared memory asynchronously, and how many iterations ahead";
   let description = [{

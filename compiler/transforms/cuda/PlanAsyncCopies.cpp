@@ -104,6 +104,9 @@ struct PlanAsyncCopiesPass : impl::PlanAsyncCopiesBase<PlanAsyncCopiesPass> {
 
   void runOnOperation() override {
     func::FuncOp f = getOperation();
+    // Operand rings synchronize the whole block at every iteration; the partitions of a
+    // warp-specialized kernel move their operands through pipes instead.
+    if (gpu::warpSpecializeOf(f)) return;
     AsyncCopyPlanner(f, ir::numWarps(f, numWarps), ir::numStages(f, numStages), ir::targetOf(f, target)).run();
   }
 };

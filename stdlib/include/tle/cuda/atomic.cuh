@@ -107,15 +107,15 @@ TLE_DEVICE Tile<pointee_t<P>, L, S...> atomic_cas(const Tile<P, L, S...> &ptrs, 
 // shared memory (share_from_thread0, memory.cuh), so that a spin lock
 // (`while tl.atomic_cas(lock, 0, 1) == 1`) is taken once by the block, not once per thread.
 template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class P>
-TLE_DEVICE pointee_t<P> atomic_rmw(P ptr, pointee_t<P> v, unsigned char *scratch, bool mask = true) {
+TLE_DEVICE pointee_t<P> atomic_rmw(P ptr, pointee_t<P> v, Scratch scratch, bool mask = true) {
   pointee_t<P> old = pointee_t<P>();
-  if (threadIdx.x == 0 && mask) old = atomic_apply<Op, Sem, Scope>(const_cast<pointee_t<P> *>(ptr), v);
+  if (scratch.group.rank() == 0 && mask) old = atomic_apply<Op, Sem, Scope>(const_cast<pointee_t<P> *>(ptr), v);
   return share_from_thread0(old, scratch);
 }
 template <int Sem, cuda::thread_scope Scope, class P>
-TLE_DEVICE pointee_t<P> atomic_cas(P ptr, pointee_t<P> cmp, pointee_t<P> v, unsigned char *scratch) {
+TLE_DEVICE pointee_t<P> atomic_cas(P ptr, pointee_t<P> cmp, pointee_t<P> v, Scratch scratch) {
   pointee_t<P> old = pointee_t<P>();
-  if (threadIdx.x == 0) old = atomic_cas_apply<Sem, Scope>(const_cast<pointee_t<P> *>(ptr), cmp, v);
+  if (scratch.group.rank() == 0) old = atomic_cas_apply<Sem, Scope>(const_cast<pointee_t<P> *>(ptr), cmp, v);
   return share_from_thread0(old, scratch);
 }
 

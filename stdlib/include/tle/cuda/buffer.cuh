@@ -1,8 +1,9 @@
 // TLE-Struct GPU buffers (tle.gpu.alloc): each buffer is a region of the kernel's dynamic
 // shared memory for the whole kernel, reached through a plain pointer to its first element,
 // row-major in its shape. Reads and writes of a buffer by different threads are ordered by
-// block barriers around every write (tle.gpu.copy into a buffer, stores and atomics through
-// tle.gpu.local_ptr pointers), which the generated code places.
+// barriers where a dependence needs one (tle-insert-barriers places them; tle.gpu.copy into
+// a buffer has one on each side), or, between partitions of a warp-specialized kernel, by
+// the mbarriers of a tle.pipe (pipe.cuh).
 #pragma once
 
 #include "tle/cuda/tile.cuh"
@@ -73,8 +74,8 @@ TLE_CONSTEXPR bool rows_of_vectors() {
 // time by cp.async where tle-assign-layouts found Vec contiguous, aligned elements per thread
 // (4, 8 or 16 bytes), else one by one; then a barrier so that all threads see the buffer.
 template <int Vec = 1, class Ptrs, class T>
-TLE_DEVICE void copy_to_buffer(const Ptrs &ptrs, T *base) {
-  __syncthreads();  // earlier readers of the buffer are done
+TLE_DEVICE void copy_to_buffer(const Ptrs &ptrs, T *base, Group group = Group{}) {
+  group.sync();  // earlier readers of the buffer are done
   constexpr int bytes = Vec * static_cast<int>(sizeof(T));
   if constexpr (Vec > 1 && (bytes == 4 || bytes == 8 || bytes == 16) && rows_of_vectors<Ptrs, Vec>()) {
     if (is_owner<Ptrs>())
@@ -87,7 +88,7 @@ TLE_DEVICE void copy_to_buffer(const Ptrs &ptrs, T *base) {
   } else {
     if (is_owner<Ptrs>()) static_for<Ptrs::kRegs>([&](auto r) { base[linear_index<Ptrs, decltype(r)::value>()] = *ptrs.v[decltype(r)::value]; });
   }
-  __syncthreads();
+  group.sync();
 }
 
 // tle.gpu.copy(buffer -> global pointers).

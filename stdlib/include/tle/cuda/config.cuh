@@ -59,7 +59,37 @@ template <int N>
 using make_seq = typename make_seq_impl<N>::type;
 
 TLE_DEVICE int lane_id() { return static_cast<int>(threadIdx.x) & 31; }
+// The warp's index in the block. Layouts read only its low bits (as many as the tile has warp
+// bits), so a partition of a warp-specialized kernel, placed at a multiple of its own size,
+// sees its warps as 0, 1, ...
 TLE_DEVICE int warp_id() { return static_cast<int>(threadIdx.x) >> 5; }
+
+// The threads that run one piece of code together: the whole block, or one partition of a
+// warp-specialized kernel (tle.gpu.warp_specialize), which synchronizes on a named barrier
+// of its own while the other partitions run. Its fields are constants at every call site.
+struct Group {
+  int first = 0;    // the first thread
+  int threads = 0;  // how many; 0: the whole block
+  int barrier = 0;  // the named barrier (bar.sync) of a partition
+  TLE_DEVICE int rank() const { return static_cast<int>(threadIdx.x) - first; }
+  TLE_DEVICE int size() const { return threads ? threads : static_cast<int>(blockDim.x); }
+  TLE_DEVICE void sync() const {
+    if (threads == 0) __syncthreads();
+    else asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
+  }
+  // Arrives at the named barrier without waiting (a partition that is done).
+  TLE_DEVICE void arrive() const { asm volatile("bar.arrive %0, %1;" ::"r"(barrier), "r"(threads) : "memory"); }
+};
+
+// The shared-memory scratch of a library call that moves data between threads, and the
+// threads that take part (a plain pointer: the whole block).
+struct Scratch {
+  unsigned char *ptr;
+  Group group;
+  TLE_DEVICE Scratch(unsigned char *p, Group g = Group{}) : ptr(p), group(g) {}
+  TLE_DEVICE operator unsigned char *() const { return ptr; }
+  TLE_DEVICE Scratch operator+(int bytes) const { return Scratch(ptr + bytes, group); }
+};
 
 }  // namespace tle
 

@@ -111,9 +111,9 @@ struct operand_staging {
 // A 16-bit mma operand goes in two steps with a barrier between: every thread stores its
 // part of the tile (stage), then reads its fragments with ldmatrix (fetch).
 template <class T, int Op, int WM, int WN, int R, int C, class Src>
-TLE_DEVICE void stage_mma16_operand(const Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &, const Src &src, unsigned char *scratch) {
+TLE_DEVICE void stage_mma16_operand(const Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &, const Src &src, Scratch scratch) {
   using Staging = operand_staging<Op, Src>;
-  store_swizzled<Src, Staging::kRowDim, Staging::kCols>(src, reinterpret_cast<uint16_t *>(scratch));
+  store_swizzled<Src, Staging::kRowDim, Staging::kCols>(src, reinterpret_cast<uint16_t *>(scratch.ptr));
 }
 
 // ldmatrix from a swizzled operand buffer: the fragment registers of one k16 step.
@@ -177,7 +177,7 @@ struct SharedMma16Operand {
   // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki; 8-row groups one
   // swizzle atom (8 rows) apart.
   TLE_DEVICE uint64_t descriptor_a(int mi, int ki) const {
-    const int row = 64 * (warp_id() / 4) + 16 * WM * mi;
+    const int row = 64 * (warp_id() / 4 % (WM / 4 > 0 ? WM / 4 : 1)) + 16 * WM * mi;  // the warpgroup within the tile's warps
     return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(row, 16 * ki)]), 16, 8 * kASwizzleBytes, kASwizzleBytes);
   }
   // B: all N columns of k16 step ki. K-major: 8-row groups 1024 bytes apart; N-major also
@@ -208,11 +208,11 @@ TLE_DEVICE void fetch_mma16_operand(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, 
 
 template <class T, int Op, int WM, int WN, int R, int C, class Src>
 TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const Src &src,
-                                        unsigned char *scratch) {
+                                        Scratch scratch) {
   stage_mma16_operand(dst, src, scratch);
-  __syncthreads();
+  scratch.group.sync();
   fetch_mma16_operand<Src>(dst, scratch);
-  __syncthreads();
+  scratch.group.sync();
 }
 
 // The operands of one tl.dot that go through ldmatrix are staged together in a region of
@@ -254,7 +254,7 @@ TLE_CONSTEXPR int dot_operands_scratch_bytes() {
 // The halves are at fixed places, `half` bytes apart (the largest staging of the kernel):
 // halves sized per conversion would let a large one overlap the other half of a small one.
 template <class DA, class DB, class SA, class SB>
-TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned char *scratch, unsigned char *staging, int half,
+TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, Scratch scratch, unsigned char *staging, int half,
                                              int &stage) {
   pair<DA, DB> out;
   constexpr int bytesA = staged_bytes<DA, SA>(), bytesB = staged_bytes<DB, SB>();
@@ -263,7 +263,7 @@ TLE_DEVICE pair<DA, DB> convert_dot_operands(const SA &a, const SB &b, unsigned 
     stage ^= 1;
     if constexpr (bytesA > 0) stage_mma16_operand(out.first, a, region);
     if constexpr (bytesB > 0) stage_mma16_operand(out.second, b, region + bytesA);
-    __syncthreads();
+    scratch.group.sync();
     if constexpr (bytesA > 0) fetch_mma16_operand<SA>(out.first, region);
     else out.first = convert_layout<DA>(a, scratch);
     if constexpr (bytesB > 0) fetch_mma16_operand<SB>(out.second, region + bytesA);
@@ -287,13 +287,13 @@ TLE_CONSTEXPR int dot_operand_scratch_bytes() {
   return needs_staging<D, S>() ? 0 : convert_scratch_bytes<D, S>();
 }
 template <class D, class S>
-TLE_DEVICE D convert_dot_operand(const S &src, unsigned char *scratch, unsigned char *staging, int half, int &stage) {
+TLE_DEVICE D convert_dot_operand(const S &src, Scratch scratch, unsigned char *staging, int half, int &stage) {
   if constexpr (needs_staging<D, S>()) {
     unsigned char *region = staging + stage * half;
     stage ^= 1;
     D out;
     stage_mma16_operand(out, src, region);
-    __syncthreads();
+    scratch.group.sync();
     fetch_mma16_operand<S>(out, region);
     return out;
   } else {
@@ -309,14 +309,14 @@ TLE_CONSTEXPR int dot_operand_once_staging_bytes() {
   return staged_bytes<D, S>();
 }
 template <class D, class S>
-TLE_DEVICE D convert_dot_operand_once(const S &src, unsigned char *scratch, unsigned char *staging) {
+TLE_DEVICE D convert_dot_operand_once(const S &src, Scratch scratch, unsigned char *staging) {
   if constexpr (needs_staging<D, S>()) {
     D out;
-    __syncthreads();
+    scratch.group.sync();
     stage_mma16_operand(out, src, staging);
-    __syncthreads();
+    scratch.group.sync();
     fetch_mma16_operand<S>(out, staging);
-    __syncthreads();
+    scratch.group.sync();
     return out;
   } else {
     (void)staging;

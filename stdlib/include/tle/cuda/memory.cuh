@@ -163,27 +163,27 @@ TLE_DEVICE pointee_t<P> load(P ptr, bool mask, pointee_t<P> other = pointee_t<P>
 
 // A value thread 0 has, for every thread of the block (through 'scratch' in shared memory).
 template <class T>
-TLE_DEVICE T share_from_thread0(T value, unsigned char *scratch) {
-  T *slot = reinterpret_cast<T *>(scratch);
-  if (threadIdx.x == 0) *slot = value;
-  __syncthreads();
+TLE_DEVICE T share_from_thread0(T value, Scratch scratch) {
+  T *slot = reinterpret_cast<T *>(scratch.ptr);
+  if (scratch.group.rank() == 0) *slot = value;
+  scratch.group.sync();
   const T shared = *slot;
-  __syncthreads();
+  scratch.group.sync();
   return shared;
 }
 
 // A scalar that steers control flow: thread 0 reads it and the block shares it, so that every
 // thread takes the same branch even while other blocks write that memory.
 template <Cache C = Cache::normal, class P>
-TLE_DEVICE pointee_t<P> load_uniform(P ptr, unsigned char *scratch) {
+TLE_DEVICE pointee_t<P> load_uniform(P ptr, Scratch scratch) {
   pointee_t<P> value = pointee_t<P>();
-  if (threadIdx.x == 0) value = load_raw<C>(ptr);
+  if (scratch.group.rank() == 0) value = load_raw<C>(ptr);
   return share_from_thread0(value, scratch);
 }
 template <Cache C = Cache::normal, class P>
-TLE_DEVICE pointee_t<P> load_uniform(P ptr, bool mask, pointee_t<P> other, unsigned char *scratch) {
+TLE_DEVICE pointee_t<P> load_uniform(P ptr, bool mask, pointee_t<P> other, Scratch scratch) {
   pointee_t<P> value = other;
-  if (threadIdx.x == 0 && mask) value = load_raw<C>(ptr);
+  if (scratch.group.rank() == 0 && mask) value = load_raw<C>(ptr);
   return share_from_thread0(value, scratch);
 }
 
@@ -222,6 +222,13 @@ TLE_DEVICE void store(P ptr, pointee_t<P> value, bool mask = true) {
 }
 
 // ---- asynchronous loads (tle.load(is_async=True)) ------------------------------------------
+// The thread's index among the tile's threads (a partition of a warp-specialized kernel
+// starts at a multiple of its size, so the low bits are its own index).
+template <class TileT>
+TLE_DEVICE int tile_thread() {
+  return static_cast<int>(threadIdx.x) & ((32 << TileT::linear.numWarpBits) - 1);
+}
+
 // Each thread copies its own elements, Vec at a time, into its own part of a staging region
 // (register-major: thread t's register r at t * kRegs + r), so only it reads them back: no
 // barrier. Masked-off vectors are zero-filled. One commit group per load.
@@ -229,7 +236,7 @@ template <int Vec, class P, class L, int... S, class M>
 TLE_DEVICE void async_load(const Tile<P, L, S...> &ptrs, const M *mask, unsigned char *staging) {
   using T = pointee_t<P>;
   using Ptrs = Tile<P, L, S...>;
-  T *mine = reinterpret_cast<T *>(staging) + threadIdx.x * Ptrs::kRegs;
+  T *mine = reinterpret_cast<T *>(staging) + tile_thread<Ptrs>() * Ptrs::kRegs;
   static_for<Ptrs::kRegs / Vec>([&](auto g) {
     constexpr int r = decltype(g)::value * Vec;
     bool valid = true;
@@ -245,7 +252,7 @@ template <class Dst, int Pending, class M, class O>
 TLE_DEVICE Dst async_load_wait(const unsigned char *staging, const M *mask, const O *other) {
   using T = typename Dst::value_type;
   __pipeline_wait_prior(Pending);
-  const T *mine = reinterpret_cast<const T *>(staging) + threadIdx.x * Dst::kRegs;
+  const T *mine = reinterpret_cast<const T *>(staging) + tile_thread<Dst>() * Dst::kRegs;
   Dst t;
   static_for<Dst::kRegs>([&](auto i) {
     constexpr int r = decltype(i)::value;

@@ -21,5 +21,7 @@ TLE_DEVICE int32_t num_programs() {
 
 // tl.debug_barrier().
 TLE_DEVICE void barrier() { __syncthreads(); }
+// The barrier of one partition of a warp-specialized kernel.
+TLE_DEVICE void barrier(Group group) { group.sync(); }
 
 }  // namespace tle

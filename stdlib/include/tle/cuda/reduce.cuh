@@ -85,7 +85,7 @@ TLE_DEVICE int warp_index_along(int warp, seq<B...>) {
 }
 
 template <int Axis, class Src, class Combine>
-TLE_DEVICE reduced_t<Axis, Src> reduce(const Src &src, Combine combine, unsigned char *scratch) {
+TLE_DEVICE reduced_t<Axis, Src> reduce(const Src &src, Combine combine, Scratch scratch) {
   using Dst = reduced_t<Axis, Src>;
   using T = typename Src::value_type;
   Dst out;
@@ -111,17 +111,17 @@ TLE_DEVICE reduced_t<Axis, Src> reduce(const Src &src, Combine combine, unsigned
   // 3. Across warps.
   constexpr int nWarps = warps_along<Axis, Src>();
   if constexpr (nWarps > 1) {
-    T *buffer = reinterpret_cast<T *>(scratch);
+    T *buffer = reinterpret_cast<T *>(scratch.ptr);
     const int w = warp_index_along<Axis, Src>(warp_id(), make_seq<Src::linear.numWarpBits>{});
     static_for<Dst::kRegs>([&](auto o) { buffer[linear_index<Dst, decltype(o)::value>() * nWarps + w] = out.v[decltype(o)::value]; });
-    __syncthreads();
+    scratch.group.sync();
     static_for<Dst::kRegs>([&](auto o) {
       const int base = linear_index<Dst, decltype(o)::value>() * nWarps;
       T acc = buffer[base];
       TLE_UNROLL for (int k = 1; k < nWarps; ++k) acc = combine(acc, buffer[base + k]);
       out.v[decltype(o)::value] = acc;
     });
-    __syncthreads();
+    scratch.group.sync();
   }
   return out;
 }

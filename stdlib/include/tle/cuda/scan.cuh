@@ -71,12 +71,12 @@ TLE_DEVICE pair<A, B> shfl_up(pair<A, B> v, int delta, int width) {
 }
 
 // Scans `buffer` (row-major, Src's shape) in place, between two barriers. Every thread of the
-// block must call it (it synchronizes the block and shuffles within warps).
+// group must call it (it synchronizes the block and shuffles within warps).
 template <int Axis, bool Reverse, class Src, class T, class F>
-TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
+TLE_DEVICE void scan_in_shared(T *buffer, F combine, Group group) {
   using Plan = scan_plan<Axis, Src>;
   T *totals = buffer + Src::kElements;
-  const int tid = static_cast<int>(threadIdx.x);
+  const int tid = group.rank();
   for (int job = tid; job < Plan::lines * Plan::parts; job += block_threads<Src>()) {
     const int line = job / Plan::parts, first = (job % Plan::parts) * Plan::chunk;
     T acc = buffer[Plan::template at<Reverse>(line, first)];
@@ -87,7 +87,7 @@ TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
     }
     totals[job] = acc;
   }
-  __syncthreads();
+  group.sync();
   if constexpr (Plan::parts > 1) {
     // The chunk totals of each line, scanned: within a warp by shuffles (lines of fewer
     // than 32 parts are segments of the warp), then across the warps of a line. Jobs are
@@ -104,7 +104,7 @@ TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
       constexpr int warps = Plan::parts / 32;
       T *warp_totals = totals + Plan::lines * Plan::parts;
       if (active && part % 32 == 31) warp_totals[line * warps + part / 32] = mine;
-      __syncthreads();
+      group.sync();
       if (active && part >= 32) {
         T before = warp_totals[line * warps];
         TLE_UNROLL for (int w = 1; w < warps; ++w)
@@ -113,7 +113,7 @@ TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
       }
     }
     if (active) totals[job] = mine;  // the inclusive scan of the chunk totals
-    __syncthreads();
+    group.sync();
     if (active && part > 0) {
       const T prefix = totals[job - 1];
       TLE_UNROLL for (int i = 0; i < Plan::chunk; ++i) {
@@ -121,28 +121,28 @@ TLE_DEVICE void scan_in_shared(T *buffer, F combine) {
         x = combine(prefix, x);
       }
     }
-    __syncthreads();
+    group.sync();
   }
 }
 
 // Inclusive scan: element i combines elements 0..i along Axis (i..end when Reverse).
 template <class Dst, int Axis, bool Reverse, class Src, class F>
-TLE_DEVICE Dst scan(const Src &src, F combine, unsigned char *scratch) {
+TLE_DEVICE Dst scan(const Src &src, F combine, Scratch scratch) {
   auto *buffer = share_row_major(src, scratch);
-  scan_in_shared<Axis, Reverse, Src>(buffer, combine);
+  scan_in_shared<Axis, Reverse, Src>(buffer, combine, scratch.group);
   const Dst t = load_row_major<Dst>(buffer);
-  __syncthreads();
+  scratch.group.sync();
   return t;
 }
 
 // TLE's cumsum: the exclusive prefix sums along Axis and each line's total (a tile without
 // Axis, or a scalar for a 1-D source).
 template <class Dst, class Total, int Axis, bool Reverse, class Src>
-TLE_DEVICE pair<Dst, Total> exclusive_cumsum(const Src &src, unsigned char *scratch) {
+TLE_DEVICE pair<Dst, Total> exclusive_cumsum(const Src &src, Scratch scratch) {
   using T = typename Src::value_type;
   using Plan = scan_plan<Axis, Src>;
   auto *buffer = share_row_major(src, scratch);
-  scan_in_shared<Axis, Reverse, Src>(buffer, [](T a, T b) { return add(a, b); });
+  scan_in_shared<Axis, Reverse, Src>(buffer, [](T a, T b) { return add(a, b); }, scratch.group);
   Dst t;
   static_for<Dst::kRegs>([&](auto r) {
     // The inclusive sum one step back along the axis (zero at the line's start).
@@ -161,7 +161,7 @@ TLE_DEVICE pair<Dst, Total> exclusive_cumsum(const Src &src, unsigned char *scra
   } else {
     total = buffer[Plan::template at<Reverse>(0, Plan::length - 1)];
   }
-  __syncthreads();
+  scratch.group.sync();
   return {t, total};
 }
 

@@ -209,10 +209,10 @@ TLE_DEVICE void store_row_major(const Src &src, typename Src::value_type *buffer
 }
 // store_row_major into `scratch`, then a barrier: every thread can read any element.
 template <class Src>
-TLE_DEVICE typename Src::value_type *share_row_major(const Src &src, unsigned char *scratch) {
-  auto *buffer = reinterpret_cast<typename Src::value_type *>(scratch);
+TLE_DEVICE typename Src::value_type *share_row_major(const Src &src, Scratch scratch) {
+  auto *buffer = reinterpret_cast<typename Src::value_type *>(scratch.ptr);
   store_row_major(src, buffer);
-  __syncthreads();
+  scratch.group.sync();
   return buffer;
 }
 template <class Dst>
@@ -226,11 +226,11 @@ TLE_DEVICE Dst load_row_major(const typename Dst::value_type *buffer) {
 // then reads what Dst gives it: a layout conversion, or a row-major reshape when the shapes
 // differ.
 template <class Dst, class Src>
-TLE_DEVICE Dst through_shared(const Src &src, unsigned char *scratch) {
+TLE_DEVICE Dst through_shared(const Src &src, Scratch scratch) {
   static_assert(Src::kElements == Dst::kElements, "the same number of elements on both sides");
   auto *buffer = share_row_major(src, scratch);
   const Dst t = load_row_major<Dst>(buffer);
-  __syncthreads();
+  scratch.group.sync();
   return t;
 }
 
@@ -259,7 +259,7 @@ struct is_mma16_operand {
 // do for equal layouts, a register copy when no element changes thread, ldmatrix for 16-bit
 // mma operands.
 template <class Dst, class Src>
-TLE_DEVICE Dst convert_layout(const Src &src, unsigned char *scratch) {
+TLE_DEVICE Dst convert_layout(const Src &src, Scratch scratch) {
   static_assert(Src::kElements == Dst::kElements, "convert_layout keeps the shape");
   if constexpr (same_linear_layout<Src, Dst>()) {
     Dst t;
@@ -291,23 +291,23 @@ TLE_DEVICE int permuted_index_impl(const int *order, seq<D...>) {
 
 // tl.trans / tl.permute: result dimension i is dimension Order[i] of src.
 template <class Dst, int... Order, class Src>
-TLE_DEVICE Dst permute(const Src &src, unsigned char *scratch) {
+TLE_DEVICE Dst permute(const Src &src, Scratch scratch) {
   static_assert(sizeof...(Order) == Src::rank && Src::rank == Dst::rank, "permute keeps the rank");
   using T = typename Src::value_type;
-  T *buffer = reinterpret_cast<T *>(scratch);
+  T *buffer = reinterpret_cast<T *>(scratch.ptr);
   constexpr int order[] = {Order...};
   static_for<Src::kRegs>([&](auto r) {
     buffer[permuted_index_impl<Src, decltype(r)::value>(order, make_seq<Src::rank>{})] = src.v[decltype(r)::value];
   });
-  __syncthreads();
+  scratch.group.sync();
   const Dst t = load_row_major<Dst>(buffer);
-  __syncthreads();
+  scratch.group.sync();
   return t;
 }
 
 // tl.reshape: the same elements in row-major order, redistributed for the new shape.
 template <class Dst, class Src>
-TLE_DEVICE Dst reshape(const Src &src, unsigned char *scratch) {
+TLE_DEVICE Dst reshape(const Src &src, Scratch scratch) {
   return through_shared<Dst>(src, scratch);
 }
 
