@@ -28,7 +28,8 @@ def TleGpu_Dialect : Dialect {
     "::mlir::Attribute":$shared_memory,      // a kernel's SharedMemoryPlanAttr (tle-plan-shared-memory)
     "::mlir::DenseI64ArrayAttr":$arg_offsets, // a raw call's block arguments in the scratch, then their end (tle-plan-shared-memory)
     "::mlir::DenseI32ArrayAttr":$worker_first_warps, // where each worker partition starts (tle-isolate-partitions)
-    "::mlir::DenseI32ArrayAttr":$pipe_threads // a pipe's writer threads, then its readers' (tle-isolate-partitions)
+    "::mlir::DenseI32ArrayAttr":$pipe_threads, // a pipe's writer threads, then its readers' (tle-isolate-partitions)
+    "::mlir::DenseI32ArrayAttr":$register_plan // the kernel's registers per thread, then the default partition's and each worker's setmaxnreg or 0 (tle-isolate-partitions)
   );
 }
 

@@ -112,6 +112,13 @@ llvm::SmallVector<int32_t> workerFirstWarps(WarpSpecializeOp ws) {
 void setWorkerFirstWarps(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> firstWarps) {
   dialectOf(ws).getWorkerFirstWarpsAttrHelper().setAttr(ws, DenseI32ArrayAttr::get(ws.getContext(), firstWarps));
 }
+llvm::SmallVector<int32_t> registerPlan(WarpSpecializeOp ws) {
+  if (auto a = dialectOf(ws).getRegisterPlanAttrHelper().getAttr(ws)) return llvm::to_vector(a.asArrayRef());
+  return {};
+}
+void setRegisterPlan(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> plan) {
+  dialectOf(ws).getRegisterPlanAttrHelper().setAttr(ws, DenseI32ArrayAttr::get(ws.getContext(), plan));
+}
 unsigned partitionThreads(Operation *kernel, unsigned partition) {
   if (partition == 0) return ir::numWarps(kernel) * 32;
   WarpSpecializeOp ws = warpSpecializeOf(kernel);

@@ -62,6 +62,11 @@ unsigned partitionOf(mlir::Operation *op);
 llvm::SmallVector<int32_t> workerFirstWarps(WarpSpecializeOp ws);
 void setWorkerFirstWarps(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> firstWarps);
 unsigned partitionThreads(mlir::Operation *kernel, unsigned partition);
+// Register reallocation: the registers per thread the kernel is compiled for (__maxnreg__),
+// then the setmaxnreg count of the default partition and of each worker (0: it keeps the
+// kernel's); empty: none.
+llvm::SmallVector<int32_t> registerPlan(WarpSpecializeOp ws);
+void setRegisterPlan(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> plan);
 // The warps a block of a warp-specialized kernel has (the last worker's end).
 unsigned blockWarps(mlir::Operation *kernel);
 // A pipe's arrivals per phase: its writer's threads and all its readers' threads together.

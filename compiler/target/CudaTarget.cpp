@@ -10,6 +10,7 @@ constexpr int kWidestAccessBytes = 16;  // ld/st.v4.b32, cp.async's largest chun
 constexpr int kSharedAlignment = 16;
 constexpr int64_t kReservedSharedBytesPerBlock = 1024;
 constexpr int64_t kRegistersPerProcessor = 64 * 1024;  // 32-bit registers, sm_80 ... sm_90
+constexpr int kProcessorPartitions = 4;                 // sub-partitions of 16K registers each
 // Hopper runs clusters of up to 8 blocks on every part, 16 with the non-portable opt-in
 // (cudaFuncAttributeNonPortableClusterSizeAllowed; CUDA C++ Programming Guide, "Thread
 // Block Clusters").
@@ -38,6 +39,7 @@ class CudaTarget : public TargetInfo {
   int64_t sharedBytesPerProcessor() const override { return processorSharedBytes_; }
   int64_t sharedBytesReservedPerBlock() const override { return kReservedSharedBytesPerBlock; }
   int64_t registersPerProcessor() const override { return kRegistersPerProcessor; }
+  int processorPartitions() const override { return kProcessorPartitions; }
   int portableClusterBlocks() const override { return has(Feature::Clusters) ? kPortableClusterBlocks : 0; }
   int maxClusterBlocks() const override { return has(Feature::Clusters) ? kNonPortableClusterBlocks : 0; }
 
@@ -45,7 +47,8 @@ class CudaTarget : public TargetInfo {
     switch (feature) {
     case Feature::MmaSync:
     case Feature::CpAsync: return computeCapability_ >= 80;
-    case Feature::Wgmma: return computeCapability_ == 90 && archSpecific_;
+    case Feature::Wgmma:
+    case Feature::RegisterReallocation: return computeCapability_ == 90 && archSpecific_;
     case Feature::Tma:
     case Feature::Clusters:
     case Feature::WarpSpecialization: return computeCapability_ >= 90;

@@ -26,7 +26,8 @@ enum class Feature {
   Wgmma,               // warpgroup tensor-core wgmma (sm_90a)
   Tma,                 // the tensor memory accelerator (cp.async.bulk.tensor)
   Clusters,            // thread-block clusters and distributed shared memory
-  WarpSpecialization,  // register reallocation and asynchronous (transaction) barriers
+  WarpSpecialization,  // asynchronous (transaction) barriers for warp-specialized kernels
+  RegisterReallocation,  // setmaxnreg: warp groups trade registers (sm_90a)
   Cube,                // Ascend's matrix unit (Mmad on L0A/L0B into L0C)
 };
 
@@ -66,6 +67,10 @@ class TargetInfo {
   // The registers of one multiprocessor that its resident threads divide (CUDA); 0 where
   // there is no such pool.
   virtual int64_t registersPerProcessor() const { return 0; }
+  // The multiprocessor's scheduler partitions: each holds its own share of the registers,
+  // and a block's warps are spread over them (so a warp count not a multiple of it puts
+  // more warps, and registers, on some). 1 where the registers are one pool.
+  virtual int processorPartitions() const { return 1; }
   // How many blocks fit on one processor at once, as far as shared memory (`sharedBytes` per
   // block) and registers (`registersPerThread` for `threads` threads) decide; 0: no limit.
   int64_t blocksPerProcessor(int64_t sharedBytes, int64_t threads, int64_t registersPerThread) const;

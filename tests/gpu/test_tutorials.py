@@ -554,10 +554,13 @@ def test_pipes(k):
         x = torch.randn(total, device="cuda")
         sums = torch.full((programs, B, B), float("nan"), device="cuda")
         maxes = torch.full((programs, B), float("nan"), device="cuda")
-        k["pipe_two_readers"]([programs], x, sums, maxes, n_tiles, total)
-        check(f"pipe with two readers: sums ({programs}x{n_tiles})", sums, weighted(x, programs, n_tiles), 1e-4, 1e-5)
-        want = x.reshape(programs, n_tiles, B, B).amax(dim=(1, 2))
-        check(f"pipe with two readers: maxima reduced across a worker's warps ({programs}x{n_tiles})", maxes, want, 0, 0)
+        for name in ("pipe_two_readers", "pipe_two_readers_regs"):
+            sums.fill_(float("nan"))
+            maxes.fill_(float("nan"))
+            k[name]([programs], x, sums, maxes, n_tiles, total)
+            check(f"{name}: sums ({programs}x{n_tiles})", sums, weighted(x, programs, n_tiles), 1e-4, 1e-5)
+            want = x.reshape(programs, n_tiles, B, B).amax(dim=(1, 2))
+            check(f"{name}: maxima reduced across a worker's warps ({programs}x{n_tiles})", maxes, want, 0, 0)
     # A reader that stops when the writer closes the pipe.
     for programs, n_tiles in ((2, 5), (3, 0)):
         total = programs * n_tiles * B * B

@@ -50,8 +50,12 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.clusterSize = ir::clusterSize(f_);
   out.nonPortableCluster = static_cast<int>(out.clusterSize) > ir::targetOf(f_).portableClusterBlocks() && out.clusterSize > 1;
   std::string clusterDims = out.clusterSize > 1 ? "__cluster_dims__(" + std::to_string(out.clusterSize) + ", 1, 1) " : "";
-  code << "extern \"C\" __global__ void __launch_bounds__(" << out.threadsPerBlock << ") " << clusterDims << out.name << "(" << params
-       << ") {\n";
+  // setmaxnreg needs the kernel's registers fixed (nvcc takes __maxnreg__ or
+  // __launch_bounds__, not both).
+  llvm::SmallVector<int32_t> registers = ws_ ? gpu::registerPlan(ws_) : llvm::SmallVector<int32_t>{};
+  std::string bounds = registers.empty() ? "__launch_bounds__(" + std::to_string(out.threadsPerBlock) + ") "
+                                         : "__maxnreg__(" + std::to_string(registers[0]) + ") ";
+  code << "extern \"C\" __global__ void " << bounds << clusterDims << out.name << "(" << params << ") {\n";
   code << sharedMemoryPreamble();
   for (int id = 0; id < submeshBarriers_; ++id) code << "  tle::submesh_barrier_init<" << id << ">();\n";
   code << body_.str() << "}\n";
@@ -578,6 +582,8 @@ void KernelPrinter::printWorkers() {
            << ") {  // worker " << i << ": warps " << first[i] << ".." << first[i] + warps - 1 << "\n";
     ++indent_;
     partition_ = static_cast<unsigned>(i) + 1;
+    if (llvm::SmallVector<int32_t> plan = gpu::registerPlan(ws_); !plan.empty() && plan[i + 2] != 0)
+      line() << "tle::set_max_registers<" << plan[i + 2] << ", " << plan[0] << ">();  // worker_num_regs\n";
     block(region.front());
     line() << joinGroup() << ".arrive();  // done: the default partition may go on\n";
     --indent_;
@@ -587,6 +593,8 @@ void KernelPrinter::printWorkers() {
   line() << "return;  // (warps between partitions, placed at multiples of their size, do nothing)\n";
   --indent_;
   line() << "}\n";
+  if (llvm::SmallVector<int32_t> plan = gpu::registerPlan(ws_); !plan.empty() && plan[1] != 0)
+    line() << "tle::set_max_registers<" << plan[1] << ", " << plan[0] << ">();  // what the workers' increases take\n";
 }
 
 // tle.pipe: a tle::PipeState of mbarriers per pipe (pipe.cuh), in static shared memory.

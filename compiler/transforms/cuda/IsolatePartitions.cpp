@@ -35,6 +35,9 @@ namespace {
 constexpr int kMaxBlockWarps = 32;
 // Named barriers: 0 is the block's, 1 the default partition's, 15 the join; workers take 2..14.
 constexpr size_t kMaxWorkers = 13;
+// ptxas takes at most 255 registers per thread; setmaxnreg counts are multiples of 8.
+constexpr int64_t kMaxKernelRegisters = 248;
+constexpr int64_t kMinRegisters = 24;  // setmaxnreg's least
 
 // Ops a worker may recompute for itself.
 bool clonable(Operation *op) { return op->getNumRegions() == 0 && isMemoryEffectFree(op) && !isa<ir::PipeCreateOp>(op); }
@@ -102,11 +105,7 @@ struct IsolatePartitionsPass : impl::IsolatePartitionsBase<IsolatePartitionsPass
       for (Region &worker : ws.getWorkerRegions())
         if (failed(cloneIntoRegion(worker))) return signalPassFailure();
       if (failed(place(ws))) return signalPassFailure();
-      if (!warnedRegisters_) {
-        warnedRegisters_ = true;
-        ws.emitWarning("worker_num_regs is not applied: tlec does not emit setmaxnreg yet, so every partition keeps the "
-                       "kernel's register allocation");
-      }
+      planRegisters(ws);
     }
     if (failed(countPipeThreads(f))) return signalPassFailure();
   }
@@ -125,8 +124,6 @@ struct IsolatePartitionsPass : impl::IsolatePartitionsBase<IsolatePartitionsPass
       insertAt = op;
     }
   }
-
-  bool warnedRegisters_ = false;  // this pass runs twice: warn on the first
 
   LogicalResult place(gpu::WarpSpecializeOp ws) {
     if (ws.getWorkerNumWarps().size() > kMaxWorkers) {
@@ -148,6 +145,59 @@ struct IsolatePartitionsPass : impl::IsolatePartitionsBase<IsolatePartitionsPass
     }
     gpu::setWorkerFirstWarps(ws, first);
     return success();
+  }
+
+  // worker_num_regs as setmaxnreg: the kernel is compiled for the most registers per thread
+  // that let one block reside (per scheduler partition of the multiprocessor), and a worker that asks
+  // for another count moves to it. Only whole warp groups can (4 warps at a multiple of 4),
+  // only on sm_90a, and the increases must be paid by the decreases (the default partition
+  // gives up what the workers' own do not), or the increasing warps would wait for registers
+  // nobody frees: what cannot be honoured warns.
+  void planRegisters(gpu::WarpSpecializeOp ws) {
+    const TargetInfo &target = ir::targetOf(ws);
+    auto counts = ws.getWorkerNumRegs();
+    if (!target.has(Feature::RegisterReallocation)) {
+      ws.emitWarning() << "worker_num_regs is not applied: " << target.name() << " has no setmaxnreg (sm_90a has)";
+      return;
+    }
+    // Each scheduler partition holds its share of the registers and ceil(warps / partitions)
+    // of the block's warps.
+    const int64_t warps = gpu::blockWarps(ws->getParentOfType<func::FuncOp>());
+    const int64_t threads = warps * target.threadsPerWarp();
+    const int64_t partitions = target.processorPartitions();
+    const int64_t warpsPerPartition = (warps + partitions - 1) / partitions;
+    const int64_t share = target.registersPerProcessor() / partitions / (warpsPerPartition * target.threadsPerWarp());
+    const int32_t kernelRegs = static_cast<int32_t>(std::min<int64_t>(kMaxKernelRegisters, share / 8 * 8));
+    SmallVector<int32_t> plan{kernelRegs, 0};
+    int64_t balance = 0;  // registers the decreases free minus what the increases take
+    for (auto [i, warps] : llvm::enumerate(ws.getWorkerNumWarps())) {
+      int32_t regs = counts[i];
+      if (warps % 4 != 0) {
+        ws.emitWarning() << "worker_num_regs[" << i << "] = " << regs << " is not applied: setmaxnreg acts on whole warp groups "
+                         << "(4 warps) and worker " << i << " has " << warps;
+        regs = 0;
+      } else if (regs == kernelRegs) {
+        regs = 0;
+      }
+      if (regs) balance += int64_t(warps) * target.threadsPerWarp() * (kernelRegs - regs);
+      plan.push_back(regs);
+    }
+    if (balance < 0) {
+      // The default partition pays for the increases, as far as it can (it keeps at least
+      // kMinRegisters): it moves down by what they take, per thread, rounded up to 8.
+      const int64_t defaultWarps = ir::numWarps(ws);
+      const int64_t defaultThreads = defaultWarps * target.threadsPerWarp();
+      const int64_t perThread = (-balance + defaultThreads - 1) / defaultThreads;
+      const int64_t defaultRegs = kernelRegs - (perThread + 7) / 8 * 8;
+      if (defaultWarps % 4 != 0 || defaultRegs < kMinRegisters) {
+        ws.emitWarning() << "worker_num_regs is not applied: the workers ask for more registers than the kernel's "
+                         << kernelRegs << " per thread for " << threads << " threads, and the default partition ("
+                         << defaultWarps << " warps) cannot give them up";
+        return;
+      }
+      plan[1] = static_cast<int32_t>(defaultRegs);
+    }
+    if (llvm::any_of(ArrayRef(plan).drop_front(), [](int32_t r) { return r != 0; })) gpu::setRegisterPlan(ws, plan);
   }
 
   // Each pipe's writer threads and reader threads (the partitions that commit and release).

@@ -81,6 +81,17 @@ struct Group {
   TLE_DEVICE void arrive() const { asm volatile("bar.arrive %0, %1;" ::"r"(barrier), "r"(threads) : "memory"); }
 };
 
+// setmaxnreg: a warp group moves from the kernel's registers per thread (From, its
+// __maxnreg__) to Regs; every warp of the group executes it. sm_90a only (the architecture-
+// specific feature macro); elsewhere tlec does not print it.
+template <int Regs, int From>
+TLE_DEVICE void set_max_registers() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr (Regs < From) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Regs));
+  else if constexpr (Regs > From) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Regs));
+#endif
+}
+
 // The shared-memory scratch of a library call that moves data between threads, and the
 // threads that take part (a plain pointer: the whole block).
 struct Scratch {

@@ -64,15 +64,4 @@ TLE_DEVICE void pipe_release(PipeState<Capacity> *pipe, int iteration) {
   cuda::ptx::mbarrier_arrive(&pipe->empty[iteration % Capacity]);
 }
 
-// setmaxnreg: a warp group's registers per thread, raised or lowered from the kernel's
-// launch allocation (every warp of the group executes it).
-template <int Regs>
-TLE_DEVICE void set_max_registers_inc() {
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Regs));
-}
-template <int Regs>
-TLE_DEVICE void set_max_registers_dec() {
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Regs));
-}
-
 }  // namespace tle
