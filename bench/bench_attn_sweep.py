@@ -22,7 +22,7 @@ def main():
     parser.add_argument("--build", default=os.path.join("build-gpu", "attn_sweep"))
     parser.add_argument("--n-ctx", type=int, default=4096)
     args = parser.parse_args()
-    from bench_sweep import build, summarize
+    from sweep_common import build, summarize
     build(args.build)
     import torch
     import triton

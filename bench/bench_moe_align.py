@@ -26,7 +26,7 @@ def main():
     parser.add_argument("--build", default=os.path.join("build-gpu", "moe"))
     parser.add_argument("--check-only", action="store_true", help="only the correctness checks (for compute-sanitizer)")
     args = parser.parse_args()
-    from bench_sweep import build
+    from sweep_common import build
     build(args.build)
     import torch
     import triton

@@ -89,7 +89,7 @@ def main():
                         help="time CUDA graphs of the launches (triton.testing.do_bench_cudagraph): kernel time without "
                              "the per-launch host overhead of either launcher")
     args = parser.parse_args()
-    from bench_sweep import build
+    from sweep_common import build
     build(args.build)
     import torch
     import triton

@@ -571,6 +571,13 @@ def test_pipes(k):
         want = x[:total].reshape(programs, n_tiles, B, B).sum(1) if n_tiles else torch.zeros_like(out)
         check(f"pipe closed by its writer: tiles seen ({programs}x{n_tiles})", count, torch.full_like(count, n_tiles), 0, 0)
         check(f"pipe closed by its writer: sums ({programs}x{n_tiles})", out, want, 1e-4, 1e-5)
+    # A pipe between the same threads (no warp_specialize); the tiles are stored transposed.
+    programs, n_tiles = 3, 5
+    x = torch.randn(programs * n_tiles * B * B, device="cuda")
+    out = torch.full((programs, B, B), float("nan"), device="cuda")
+    k["pipe_without_partitions"]([programs], x, out, n_tiles)
+    check("pipe without partitions (writer and reader the same threads)", out,
+          x.reshape(programs, n_tiles, B, B).sum(1).transpose(1, 2), 1e-4, 1e-5)
     # The join: after warp_specialize the default partition reads what a worker wrote.
     x = torch.randn(6, 256, device="cuda")
     y = torch.randn(6, 256, device="cuda")
@@ -641,6 +648,18 @@ def test_clusters(k):
         want = x[:16].double().sum() if blocks >= 16 else None
         check(f"grid barrier over {blocks} blocks: each reads all 16 partial sums", out,
               torch.full((blocks,), want.item(), dtype=torch.float64), 1e-3, 1e-5)
+    # The same over clusters of 4 (a cooperative launch of clusters): partial sums of the next
+    # block's row, read through DSMEM, then every partial after the grid barrier.
+    for blocks in (16, 32):
+        x = torch.randn(blocks, 256, device="cuda")
+        partial = torch.full((blocks,), float("nan"), device="cuda")
+        out = torch.full((blocks,), float("nan"), device="cuda")
+        k["grid_two_phase_clusters"]([blocks], x, partial, out)
+        pid = torch.arange(blocks, device="cuda")
+        check(f"grid barrier over {blocks} blocks in clusters of 4: DSMEM partials", partial,
+              x.double().sum(1)[pid - pid % 4 + (pid % 4 + 1) % 4], 1e-3, 1e-5)
+        check(f"grid barrier over {blocks} blocks in clusters of 4: each reads all 16 partial sums", out,
+              torch.full((blocks,), x[:16].double().sum().item(), dtype=torch.float64), 1e-3, 1e-5)
     r = k["cluster_ring8"].resources()
     print(f"      cluster_ring8 resources: {r}")
     check("resources: cluster size 8, some clusters fit", torch.tensor([r["cluster_size"], int(r["max_active_clusters"] > 0)]),

@@ -608,6 +608,8 @@ void KernelPrinter::printPipeOperation(Operation *op) {
         line() << "__shared__ tle::PipeState<" << p.getCapacity() << "> " << name << ";\n";
         line() << "tle::pipe_init(&" << name << ", " << threads->first << ", " << threads->second
                << ");  // arrivals per phase: the writer's threads, the readers'\n";
+        // (A warp-specialized kernel sets all its pipes up before one barrier.)
+        if (!ws_) line() << "__syncthreads();  // the pipe's barriers are set up\n";
         names_[p.getResult()] = "&" + name;
       })
       .Case<ir::PipeAcquireOp>([&](ir::PipeAcquireOp s) {
@@ -653,7 +655,6 @@ void KernelPrinter::printClusterOperation(Operation *op) {
           for (int64_t d : b.getShape()) dims += ", " + std::to_string(d);
           line() << "tle::submesh_barrier<" << submeshBarriers_++ << ", " << mask << "u" << dims << ">();" << why << "\n";
         } else if (b.getKind() == "grid") {
-          if (ir::clusterSize(f_) > 1) throw Unsupported{"a barrier over the whole grid of a cluster kernel (a cooperative launch of clusters)"};
           cooperative_ = true;
           line() << "tle::grid_barrier();" << why << "\n";
         } else {

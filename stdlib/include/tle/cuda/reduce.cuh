@@ -15,19 +15,27 @@ struct pair {
   B second;
 };
 
+// A warp shuffle of any element: `shuffle` is one __shfl_*_sync on a 32-bit or wider value
+// (or a half); narrower integers go through int, pairs member by member.
+template <class T>
+constexpr bool is_pair_v = false;
+template <class A, class B>
+constexpr bool is_pair_v<pair<A, B>> = true;
+template <class T>
+constexpr bool is_half_v = false;  // shuffled as they are
+template <>
+constexpr bool is_half_v<__half> = true;
+template <>
+constexpr bool is_half_v<__nv_bfloat16> = true;
+template <class T, class Shuffle>
+TLE_DEVICE T shuffle_value(T v, Shuffle shuffle) {
+  if constexpr (is_pair_v<T>) return {shuffle_value(v.first, shuffle), shuffle_value(v.second, shuffle)};
+  else if constexpr (is_half_v<T> || sizeof(T) >= 4) return shuffle(v);
+  else return static_cast<T>(shuffle(static_cast<int>(v)));
+}
 template <class T>
 TLE_DEVICE T shfl_xor(T v, int laneMask) {
-  if constexpr (sizeof(T) < 4) {
-    return static_cast<T>(__shfl_xor_sync(0xffffffffu, static_cast<int>(v), laneMask));
-  } else {
-    return __shfl_xor_sync(0xffffffffu, v, laneMask);
-  }
-}
-TLE_DEVICE __half shfl_xor(__half v, int laneMask) { return __shfl_xor_sync(0xffffffffu, v, laneMask); }
-TLE_DEVICE __nv_bfloat16 shfl_xor(__nv_bfloat16 v, int laneMask) { return __shfl_xor_sync(0xffffffffu, v, laneMask); }
-template <class A, class B>
-TLE_DEVICE pair<A, B> shfl_xor(pair<A, B> v, int laneMask) {
-  return {shfl_xor(v.first, laneMask), shfl_xor(v.second, laneMask)};
+  return shuffle_value(v, [&](auto x) { return __shfl_xor_sync(0xffffffffu, x, laneMask); });
 }
 
 // Does source register S feed result register O (same coordinates off the axis)?

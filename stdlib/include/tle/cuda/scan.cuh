@@ -57,17 +57,7 @@ TLE_CONSTEXPR int scan_scratch_bytes() {
 
 template <class T>
 TLE_DEVICE T shfl_up(T v, int delta, int width) {
-  if constexpr (sizeof(T) < 4) {
-    return static_cast<T>(__shfl_up_sync(0xffffffffu, static_cast<int>(v), delta, width));
-  } else {
-    return __shfl_up_sync(0xffffffffu, v, delta, width);
-  }
-}
-TLE_DEVICE __half shfl_up(__half v, int delta, int width) { return __shfl_up_sync(0xffffffffu, v, delta, width); }
-TLE_DEVICE __nv_bfloat16 shfl_up(__nv_bfloat16 v, int delta, int width) { return __shfl_up_sync(0xffffffffu, v, delta, width); }
-template <class A, class B>
-TLE_DEVICE pair<A, B> shfl_up(pair<A, B> v, int delta, int width) {
-  return {shfl_up(v.first, delta, width), shfl_up(v.second, delta, width)};
+  return shuffle_value(v, [&](auto x) { return __shfl_up_sync(0xffffffffu, x, delta, width); });
 }
 
 // Scans `buffer` (row-major, Src's shape) in place, between two barriers. Every thread of the

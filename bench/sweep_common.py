@@ -1,0 +1,36 @@
+"""What the sweep benchmarks share: building a directory of generated kernels with nvcc
+(bench/gen_sweep.sh made them) into one library, and the sweep's summary line."""
+import concurrent.futures
+import glob
+import math
+import os
+import subprocess
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def build(out):
+    lib = os.path.join(out, "libtle_gpu_kernels.so")
+    if os.path.exists(lib):
+        return
+    nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+
+    def one(src):
+        return subprocess.run([nvcc, "-std=c++17", "-O3", "-arch=sm_90a", "-Xcompiler", "-fPIC", "-I" + ROOT + "/stdlib/include",
+                               "-I" + ROOT + "/runtime/include", "-c", src, "-o", src[:-3] + ".o"], capture_output=True, text=True)
+    sources = sorted(glob.glob(os.path.join(out, "gen", "*.cu")))
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        for src, p in zip(sources, pool.map(one, sources)):
+            if p.returncode:
+                sys.exit("nvcc failed on %s:\n%s" % (src, p.stderr[:3000]))
+    subprocess.run([nvcc, "-shared", "-arch=sm_90a", "-o", lib] + [s[:-3] + ".o" for s in sources], check=True)
+
+
+def summarize(ratios):
+    """The sweep's summary line: geometric mean, extremes and rows at the issue's 0.9x floor."""
+    if not ratios:
+        return
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
+          f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
