@@ -441,8 +441,13 @@ def test_gpu_buffers(k):
     check("transposes through a buffer, round after round (barriers inside the loop)", out, x.double().transpose(1, 2).sum(0).float(), 1e-5, 1e-5)
     out = torch.full((128,), -7, device="cuda", dtype=torch.int32)
     k["gpu_scatter_pairs"]([1], out, 5)
-    check("a compaction loop's scatter stores (slots from an atomic counter, no barrier per store)", out.sort().values,
-          torch.arange(128, device="cuda", dtype=torch.int32), 0, 0)
+    # The first 128 of the 640 claims fill the buffer. Warps run their rounds at their own pace
+    # (under compute-sanitizer they drift apart), so a lane may hold several slots and another
+    # none: every slot holds a lane, and no lane more than its 5 rounds.
+    counts = torch.bincount(out.clamp(0, 127).long(), minlength=128)
+    ok = bool(((out >= 0) & (out < 128)).all()) and int(counts.max()) <= 5
+    check("a compaction loop's scatter stores (slots from an atomic counter, no barrier per store)",
+          torch.tensor([int(ok)]), torch.tensor([1]), 0, 0)
     out = torch.full((128,), -7, device="cuda", dtype=torch.int32)
     k["gpu_rotate_rounds"]([1], out, 37)
     check("one pointer tile at moving addresses, round after round (a barrier per round)", out,
@@ -548,6 +553,12 @@ def test_pipes(k):
                 xm[n_elems:] = 0
             want = weighted(xm, programs, n_tiles) if n_tiles else torch.zeros_like(out)
             check(f"{name}: {programs} programs x {n_tiles} tiles through the pipe (tail {tail})", out, want, 1e-4, 1e-5)
+    # The producer fills the slots with tle.gpu.copy (cp.async).
+    for programs, n_tiles in ((3, 7), (2, 1)):
+        x = torch.randn(programs * n_tiles * B * B, device="cuda")
+        out = torch.full((programs, B, B), float("nan"), device="cuda")
+        k["pipe_copy_sum"]([programs], x, out, n_tiles)
+        check(f"pipe_copy_sum: slots filled by tle.gpu.copy ({programs}x{n_tiles})", out, weighted(x, programs, n_tiles), 1e-4, 1e-5)
     # Two readers of one pipe: the default partition sums, a 2-warp worker takes column maxima.
     for programs, n_tiles in ((3, 9), (1, 2)):
         total = programs * n_tiles * B * B
