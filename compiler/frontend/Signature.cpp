@@ -93,6 +93,8 @@ private:
       std::string word = text_.substr(nameBegin, pos_ - nameBegin);
       if (word == "_") {
         e.kind = SignatureEntry::Kind::Bound;
+      } else if (word == "tensordesc") {
+        if (!tensorDesc(e)) return false;
       } else if (word == "true" || word == "True" || word == "false" || word == "False") {
         e.kind = SignatureEntry::Kind::Constexpr;
         e.valueKind = SignatureEntry::ValueKind::Bool;
@@ -116,6 +118,42 @@ private:
     e.range = SourceRange(loc(begin), loc(pos_));
     out.push_back(std::move(e));
     return true;
+  }
+
+  // `tensordesc<DTYPE[B0, B1, ...]>` after the word: a host tensor descriptor (Triton's
+  // spelling), its element type and block shape.
+  bool tensorDesc(SignatureEntry &e) {
+    auto expect = [&](char c, const char *what) {
+      skipSpace();
+      if (pos_ < text_.size() && text_[pos_] == c) return ++pos_, true;
+      error(pos_, pos_ + 1, std::string("expected '") + c + "' " + what + " in 'tensordesc<DTYPE[BLOCK, ...]>'");
+      return false;
+    };
+    e.kind = SignatureEntry::Kind::TensorDesc;
+    if (!expect('<', "after 'tensordesc'")) return false;
+    skipSpace();
+    size_t nameBegin = pos_;
+    while (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    e.dtype = text_.substr(nameBegin, pos_ - nameBegin);
+    if (!checkDtype(e.dtype, nameBegin)) return false;
+    if (!expect('[', "before the block shape")) return false;
+    for (;;) {
+      skipSpace();
+      size_t b = pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+      if (b == pos_ || pos_ - b > 9) {
+        error(b, pos_ + 1, "expected a block dimension (a positive integer) in 'tensordesc<DTYPE[BLOCK, ...]>'");
+        return false;
+      }
+      e.blockShape.push_back(std::stoll(text_.substr(b, pos_ - b)));
+      skipSpace();
+      if (pos_ < text_.size() && text_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      break;
+    }
+    return expect(']', "after the block shape") && expect('>', "to close the descriptor");
   }
 
   bool checkDtype(const std::string &name, size_t at) {
@@ -244,6 +282,11 @@ std::string toString(const SignatureEntry &e) {
     if (e.valueKind == SignatureEntry::ValueKind::String) return "\"" + e.value + "\"";
     return e.value;
   case SignatureEntry::Kind::Bound: return "_";
+  case SignatureEntry::Kind::TensorDesc: {
+    std::string s = "tensordesc<" + e.dtype + "[";
+    for (size_t i = 0; i < e.blockShape.size(); ++i) s += (i ? ", " : "") + std::to_string(e.blockShape[i]);
+    return s + "]>";
+  }
   }
   return "";
 }

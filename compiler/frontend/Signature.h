@@ -20,8 +20,8 @@
 namespace tle {
 
 struct SignatureEntry {
-  enum class Kind { Pointer, Scalar, Constexpr, Bound } kind = Kind::Scalar;
-  // Pointer/Scalar: the Triton dtype name ("fp32", "i32", "bf16", ...).
+  enum class Kind { Pointer, Scalar, Constexpr, Bound, TensorDesc } kind = Kind::Scalar;
+  // Pointer/Scalar/TensorDesc: the Triton dtype name ("fp32", "i32", "bf16", ...).
   std::string dtype;
   // 16: divisible by 16; 1: equal to 1; 0: no hint.
   unsigned hint = 0;
@@ -29,6 +29,8 @@ struct SignatureEntry {
   // Constexpr: the value, with its Python type.
   enum class ValueKind { Int, Float, Bool, String, None } valueKind = ValueKind::Int;
   std::string value;  // decimal digits / float spelling / "True"|"False" / the string / "None"
+  // TensorDesc (`tensordesc<bf16[64, 256]>`, Triton's spelling): the block shape.
+  std::vector<int64_t> blockShape;
   SourceRange range;
 };
 

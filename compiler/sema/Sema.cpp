@@ -155,6 +155,40 @@ void collectCalls(const ast::StmtList &stmts, std::set<std::string> &out) {
   }
 }
 
+// A kernel parameter given as `tensordesc<DTYPE[...]>`: its name, its signature entry, and
+// where its parts start among the function's arguments.
+struct DescriptorParam {
+  std::string name;
+  SignatureEntry entry;
+  size_t firstArgument;
+};
+
+// The descriptor a kernel rebuilds from its parts (base, sizes, strides but the last).
+Value descriptorFromArguments(FunctionLowering &fl, const DescriptorParam &d, mlir::Block *entry) {
+  LoweringContext &cx = fl.context();
+  const SignatureEntry &e = d.entry;
+  const size_t rank = e.blockShape.size();
+  for (int64_t n : e.blockShape)
+    if (n <= 0 || (n & (n - 1)) != 0)
+      cx.fail(e.range, DiagId::SignatureMismatch, "tensor descriptor block dimensions must be powers of two, got " + toString(e));
+  TType t;
+  t.dtype = *dtypeFromName(e.dtype);
+  if (e.blockShape.back() * ((bitWidth(t.dtype) + 7) / 8) < 16)
+    cx.fail(e.range, DiagId::SignatureMismatch,
+            "a descriptor block must have at least 16 bytes in its last dimension, got " + toString(e));
+  t.isTensorDesc = true;
+  t.blockShape = e.blockShape;
+  mlir::OpBuilder &b = cx.builder();
+  mlir::Location loc = cx.loc(e.range);
+  auto arg = [&](size_t i) { return static_cast<mlir::Value>(entry->getArgument(static_cast<unsigned>(d.firstArgument + i))); };
+  std::vector<mlir::Value> shape, strides;
+  for (size_t k = 0; k < rank; ++k) shape.push_back(arg(1 + k));
+  for (size_t k = 0; k + 1 < rank; ++k) strides.push_back(arg(1 + rank + k));
+  strides.push_back(b.create<mlir::arith::ConstantIntOp>(loc, 1, 64));
+  auto op = b.create<tle::ir::MakeTensorDescOp>(loc, cx.irType(t), arg(0), shape, strides, b.getStringAttr("zero"));
+  return Value::ofRuntime(op.getResult(), t);
+}
+
 std::string mangle(const std::vector<SignatureEntry> &sig) {
   std::string out;
   for (const SignatureEntry &e : sig) {
@@ -163,6 +197,10 @@ std::string mangle(const std::vector<SignatureEntry> &sig) {
     case SignatureEntry::Kind::Pointer: out += std::string(e.isConst ? "pk" : "p") + e.dtype + (e.hint == 16 ? "a16" : ""); break;
     case SignatureEntry::Kind::Scalar: out += e.dtype + (e.hint == 16 ? "d16" : e.hint == 1 ? "e1" : ""); break;
     case SignatureEntry::Kind::Bound: out += "b"; break;
+    case SignatureEntry::Kind::TensorDesc:
+      out += "d" + e.dtype;
+      for (int64_t d : e.blockShape) out += "x" + std::to_string(d);
+      break;
     case SignatureEntry::Kind::Constexpr:
       for (char c : e.value) out += std::isalnum(static_cast<unsigned char>(c)) ? c : c == '-' ? 'm' : c == '.' ? 'p' : 'x';
       break;
@@ -429,6 +467,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
   std::vector<std::string> argNames;
   std::vector<TType> argTTypes;
   std::vector<mlir::DictionaryAttr> argAttrs;
+  std::vector<DescriptorParam> descriptors;
   auto paramList = [&]() {
     std::string s;
     for (const ast::Param &p : fn.params) s += (s.empty() ? "" : ", ") + p.name;
@@ -478,6 +517,33 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
         if (define != defines_.end())
           fl.context().fail(define->second.second, DiagId::SignatureMismatch,
                             "'" + p.name + "' is a runtime parameter (" + toString(e) + " in the signature); -D binds only constexprs");
+        if (e.kind == SignatureEntry::Kind::TensorDesc) {
+          // A host tensor descriptor arrives as its parts: the base (16-byte aligned, as TMA
+          // descriptors need), one i32 size per dimension and one i64 stride per dimension
+          // but the last (contiguous); the kernel rebuilds the descriptor from them.
+          const size_t rank = e.blockShape.size();
+          if (rank < 1 || rank > 5)
+            fl.context().fail(e.range, DiagId::SignatureMismatch,
+                              "a tensor descriptor has 1 to 5 dimensions, got " + std::to_string(rank) + " in " + toString(e));
+          DescriptorParam d{p.name, e, argTypes.size()};
+          auto add = [&](const std::string &name, TType t, unsigned divisibility) {
+            argTypes.push_back(fl.context().irType(t));
+            argNames.push_back("");
+            argTTypes.push_back(t);
+            argAttrs.push_back(tle::ir::parameterAttributes(&ctx_, name, divisibility, false, false));
+          };
+          TType base;
+          base.dtype = *dtypeFromName(e.dtype);
+          base.isPointer = true;
+          add(p.name + "_base", base, 16);
+          TType i32, i64;
+          i32.dtype = DType::I32;
+          i64.dtype = DType::I64;
+          for (size_t k = 0; k < rank; ++k) add(p.name + "_shape" + std::to_string(k), i32, 1);
+          for (size_t k = 0; k + 1 < rank; ++k) add(p.name + "_stride" + std::to_string(k), i64, 1);
+          descriptors.push_back(std::move(d));
+          continue;
+        }
         if (e.kind == SignatureEntry::Kind::Scalar && e.hint == 1) {
           params[p.name] = Value::ofInt(1);  // Triton's ":1": specialized as the constant 1
           continue;
@@ -513,7 +579,8 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
     mlir::Block *entry = func.addEntryBlock();
     builder_.setInsertionPointToStart(entry);
     for (size_t i = 0; i < argNames.size(); ++i)
-      params[argNames[i]] = Value::ofRuntime(entry->getArgument(static_cast<unsigned>(i)), argTTypes[i]);
+      if (!argNames[i].empty()) params[argNames[i]] = Value::ofRuntime(entry->getArgument(static_cast<unsigned>(i)), argTTypes[i]);
+    for (const DescriptorParam &d : descriptors) params[d.name] = descriptorFromArguments(fl, d, entry);
     try {
       Value result = fl.lowerFunctionBody(fn, scope_, std::move(params), 0);
       if (result.kind != Value::Kind::None) fl.context().fail(fn.nameRange, DiagId::TypeMismatch, "a kernel cannot return a value");

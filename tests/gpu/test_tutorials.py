@@ -276,6 +276,30 @@ def test_attention_descriptors(k):
         check(f"attention (3.6, descriptors) d={d} causal={causal} M", m.view(z, h, n), lse, 1e-3, 1e-3)
 
 
+    # Host tensor descriptors (tensordesc<...> in the signature): each passed as base, sizes, strides.
+    z, h, n, d = 2, 3, 320, 64
+    q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+    kk = torch.randn_like(q)
+    v = torch.randn_like(q)
+    out = torch.full_like(q, float("nan"))
+    m = torch.full((z * h, n), float("nan"), device="cuda", dtype=torch.float32)
+    rows = z * h * n
+    k["attn36_hostdesc"]((triton_cdiv(n, 64), z * h), 1.0 / d ** 0.5, m, z, h, q, rows, d, d, kk, rows, d, d, v, rows, d, d,
+                         out, rows, d, d, n)
+    ref, lse = attention_ref(q, kk, v, True, 1.0 / d ** 0.5)
+    check(f"attention (3.6) with host tensor descriptors d={d} causal {z}x{h}x{n}", out, ref, 1e-2, 1e-2)
+    check(f"attention (3.6) with host tensor descriptors d={d} causal M", m.view(z, h, n), lse, 1e-3, 1e-3)
+    # A strided view (rows 200 apart, 150 wide): tiles past its edges read zeros, store nothing.
+    big = torch.randn(130, 200, device="cuda", dtype=torch.float16)
+    src = big[:, :150]
+    dst_full = torch.full((130, 160), float("nan"), device="cuda")
+    dst = dst_full[:, :150]
+    k["desc_scale_copy"]((triton_cdiv(130, 64), triton_cdiv(150, 64)), src, 130, 150, 200, dst, 130, 150, 160, 0.5)
+    check("host descriptors: a strided fp16 view scaled into an fp32 one (edges clipped)", dst, src.float() * 0.5, 0, 0)
+    check("host descriptors: nothing stored past the view's columns", torch.isnan(dst_full[:, 150:]).all().int().view(1),
+          torch.tensor([1], device="cuda", dtype=torch.int32), 0, 0)
+
+
 def test_device_library(k):
     x = torch.randn(32, 64, device="cuda")
     y = torch.full((64, 32), float("nan"), device="cuda")
