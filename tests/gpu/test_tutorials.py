@@ -298,6 +298,13 @@ def test_attention_descriptors(k):
     check("host descriptors: a strided fp16 view scaled into an fp32 one (edges clipped)", dst, src.float() * 0.5, 0, 0)
     check("host descriptors: nothing stored past the view's columns", torch.isnan(dst_full[:, 150:]).all().int().view(1),
           torch.tensor([1], device="cuda", dtype=torch.int32), 0, 0)
+    # tle.gpu.copy between a descriptor's block and a buffer, both ways (FlagTree's 4-argument form).
+    dst_full = torch.full((130, 160), float("nan"), device="cuda", dtype=torch.float16)
+    dst = dst_full[:, :150]
+    k["desc_buffer_roundtrip"]((triton_cdiv(130, 64), triton_cdiv(150, 64)), src, 130, 150, 200, dst, 130, 150, 160)
+    check("tle.gpu.copy(desc, buffer, shape, offsets) and back (edges clipped)", dst, src * 2, 0, 0)
+    check("tle.gpu.copy(buffer, desc, ...): nothing stored past the view's columns", torch.isnan(dst_full[:, 150:]).all().int().view(1),
+          torch.tensor([1], device="cuda", dtype=torch.int32), 0, 0)
 
 
 def test_device_library(k):

@@ -97,10 +97,59 @@ Value localPtr(LoweringContext &cx, BuiltinCall &c) {
   return Value::ofRuntime(op.getResult(), t);
 }
 
+// tle.gpu.copy(desc, buffer, shape, offsets) and back (FlagTree's TMA-style form): the
+// descriptor's block at `offsets` into the buffer (zeros past the tensor's edges), or the
+// buffer into that block (nothing stored past the edges). Lowered as the descriptor's load
+// and a store through the buffer's pointers (or a local_load and the descriptor's store).
+Value copyWithDescriptor(LoweringContext &cx, BuiltinCall &c, const std::vector<std::optional<Value>> &a,
+                         const std::vector<SourceRange> &where) {
+  const bool fromDesc = a[0]->isRuntime() && a[0]->type.isTensorDesc;
+  const Value &desc = fromDesc ? *a[0] : *a[1];
+  const Value &local = fromDesc ? *a[1] : *a[0];
+  SourceRange lr = fromDesc ? where[1] : where[0];
+  if (!local.isRuntime() || !local.type.isBuffer || !isSharedMemory(local.type.space))
+    cx.fail(lr, DiagId::TypeMismatch, "tle.gpu.copy with a tensor descriptor copies to or from a shared-memory buffer, got " +
+                                          describeWithArticle(local));
+  std::vector<int64_t> shape = shapeArgAny(cx, *a[2], where[2]);
+  if (shape != desc.type.blockShape || shape != local.type.blockShape)
+    cx.fail(where[2], DiagId::ShapeMismatch, "the copy shape " + shapeText(shape) + " must be the descriptor's block " +
+                                                 shapeText(desc.type.blockShape) + " and the buffer's shape " +
+                                                 shapeText(local.type.blockShape));
+  if (desc.type.dtype != local.type.dtype)
+    cx.fail(lr, DiagId::TypeMismatch, std::string("tle.gpu.copy between a descriptor of ") + dtypeName(desc.type.dtype) + " and " +
+                                          withArticle(local.type.str()));
+  if (!a[3] || a[3]->kind != Value::Kind::Tuple || a[3]->elements.size() != shape.size())
+    cx.fail(a[3] ? where[3] : c.at, DiagId::ShapeMismatch,
+            "tle.gpu.copy with a tensor descriptor needs " + std::to_string(shape.size()) + " offsets (where the block starts)");
+  std::vector<mlir::Value> offsets = integers(cx, *a[3], where[3], DType::I32, "offsets");
+  TType block;
+  block.dtype = desc.type.dtype;
+  block.shape = shape;
+  mlir::OpBuilder &b = cx.builder();
+  mlir::Location l = cx.loc(c.at);
+  if (fromDesc) {
+    mlir::Value tile = b.create<tle::ir::DescLoadOp>(l, cx.irType(block), desc.ir, offsets).getResult();
+    TType ptrs = block;
+    ptrs.isPointer = true;
+    ptrs.space = local.type.space;
+    mlir::Value into = b.create<tle::gpu::LocalPtrOp>(l, cx.irType(ptrs), local.ir, mlir::ValueRange{}).getResult();
+    b.create<tle::ir::StoreOp>(l, into, tile, mlir::Value(), mlir::StringAttr(), mlir::StringAttr());
+  } else {
+    mlir::Value tile = b.create<tle::gpu::LocalLoadOp>(l, cx.irType(block), local.ir).getResult();
+    b.create<tle::ir::DescStoreOp>(l, desc.ir, offsets, tile);
+  }
+  return Value::none();
+}
+
 // tle.gpu.copy(src, dst, shape): global memory (a block of pointers) to a buffer or back.
 Value copy(LoweringContext &cx, BuiltinCall &c) {
   std::vector<SourceRange> where;
-  auto a = bindArgs(cx, "tle.gpu.copy", {{"src", true}, {"dst", true}, {"shape", true}}, c.args, c.at, &where);
+  auto a = bindArgs(cx, "tle.gpu.copy", {{"src", true}, {"dst", true}, {"shape", true}, {"offsets", false}}, c.args, c.at, &where);
+  if ((a[0]->isRuntime() && a[0]->type.isTensorDesc) || (a[1]->isRuntime() && a[1]->type.isTensorDesc))
+    return copyWithDescriptor(cx, c, a, where);
+  if (a[3] && a[3]->kind != Value::Kind::None)
+    cx.fail(where[3], DiagId::TypeMismatch, "tle.gpu.copy takes offsets only with a tensor descriptor (a block of pointers "
+                                            "already says where)");
   bool toLocal = a[1]->isRuntime() && a[1]->type.isBuffer;
   const Value &global = toLocal ? *a[0] : *a[1];
   const Value &local = toLocal ? *a[1] : *a[0];

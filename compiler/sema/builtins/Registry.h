@@ -88,6 +88,9 @@ void registerDebugBuiltins(BuiltinRegistry &r);  // printing, assertions, static
 std::vector<int64_t> blockShapeArg(LoweringContext &cx, const Value &v, SourceRange at);
 // A shape of any compile-time ints (buffers check their own rules).
 std::vector<int64_t> shapeArgAny(LoweringContext &cx, const Value &v, SourceRange at);
+// A list of integer scalars (shape entries, strides, offsets) as `d` values; `what` names
+// them in errors.
+std::vector<mlir::Value> integers(LoweringContext &cx, const Value &list, SourceRange r, DType d, const char *what);
 
 // The combine step of a reduction or scan on scalars: accumulated and next values in,
 // combined values out (Reductions.cpp).

@@ -8,21 +8,6 @@ namespace tle::sema {
 
 namespace {
 
-// A list of integer scalars (shape entries, strides, offsets) as `d` values.
-std::vector<mlir::Value> integers(LoweringContext &cx, const Value &list, SourceRange r, DType d, const char *what) {
-  if (list.kind != Value::Kind::Tuple) cx.fail(r, DiagId::TypeMismatch, std::string(what) + " must be a list or tuple, got " + describeWithArticle(list));
-  std::vector<mlir::Value> out;
-  TType like;
-  like.dtype = d;
-  for (const Value &v : list.elements) {
-    Value x = v.isRuntime() ? v : cx.toRuntime(v, r, &like);
-    if (x.type.isBlock() || x.type.isPointer || x.type.isBlockPtr || x.type.isBuffer || x.type.isTensorDesc || !isInt(x.type.dtype))
-      cx.fail(r, DiagId::TypeMismatch, std::string(what) + " must be integer scalars, got " + describeWithArticle(v));
-    out.push_back(x.type.dtype == d ? x.ir : cx.cast(x, d, r).ir);
-  }
-  return out;
-}
-
 Value makeTensorDescriptor(LoweringContext &cx, BuiltinCall &c) {
   std::vector<SourceRange> where;
   auto a = bindArgs(cx, "tl.make_tensor_descriptor",
