@@ -560,15 +560,17 @@ std::string KernelPrinter::joinGroup() const {
 // which leave after their region, then the default partition's code, the op's default region
 // included.
 void KernelPrinter::printWarpSpecializedBody(Block &entry) {
-  auto it = entry.begin();
   bool pipes = false;
-  for (; it != entry.end() && isa<ir::AllocOp, ir::PipeCreateOp>(*it); ++it) {
-    pipes = pipes || isa<ir::PipeCreateOp>(*it);
-    operation(&*it);
-  }
+  for (Operation &op : entry)
+    if (isa<ir::AllocOp, ir::PipeCreateOp>(op)) {
+      pipes = pipes || isa<ir::PipeCreateOp>(op);
+      operation(&op);
+    }
   if (pipes) line() << "__syncthreads();  // the pipes' barriers are set up\n";
   printWorkers();
-  for (; it != entry.end(); ++it) operation(&*it);
+  for (Operation &op : entry)
+    if (!isa<ir::AllocOp, ir::PipeCreateOp>(op) && !(op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)))
+      operation(&op);
 }
 
 void KernelPrinter::printWorkers() {
