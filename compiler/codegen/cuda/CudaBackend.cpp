@@ -36,6 +36,11 @@ std::string launcherParams(const cuda::PrintedKernel &k) {
 std::string launchFacts(const cuda::PrintedKernel &k) {
   std::ostringstream o;
   o << "constexpr int kSharedBytes_" << k.name << " = " << k.sharedBytesExpression << ";\n";
+  // Only the device library knows some sizes (scratch, staging): a kernel that cannot fit
+  // fails to compile here rather than at its launch.
+  if (k.sharedCapacity > 0)
+    o << "static_assert(kSharedBytes_" << k.name << " <= " << k.sharedCapacity << ", \"" << k.name
+      << ": its shared memory (buffers, scratch, staging) exceeds the target's " << k.sharedCapacity << " bytes per block\");\n";
   // Only in NVRTC's output: under nvcc the host-side shadow of a __constant__ would need
   // the kernel's translation unit to register it.
   o << "#ifdef __CUDACC_RTC__\n";

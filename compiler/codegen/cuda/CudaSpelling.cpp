@@ -22,7 +22,7 @@ const std::set<std::string> kReservedWords = {
     "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
     "switch", "template", "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void",
     "volatile", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl", "tle", "cuda", "std", "min", "max",
-    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_staging_half", "tle_stage", "tle_async", "tle_scratch_bytes", "tle_staging_bytes", "true", "false", "nullptr", "inline",
+    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_staging_half", "tle_stage", "tle_async", "tle_scratch_at", "tle_staging_at", "tle_staging_halves", "true", "false", "nullptr", "inline",
     "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
 
 using codegen::formatFloat;

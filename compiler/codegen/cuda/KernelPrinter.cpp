@@ -16,6 +16,9 @@ void KernelPrinter::print(PrintedKernel &out) {
   if (!plan_) throw Unsupported{"a kernel without a shared-memory plan (tlec bug: tle-plan-shared-memory did not run)"};
   out.name = f_.getSymName().str();
   ws_ = gpu::warpSpecializeOf(f_);
+  const size_t partitions = ws_ ? ws_.getWorkerRegions().size() + 1 : 1;
+  scratch_.assign(partitions, {});
+  staging_.assign(partitions, {});
   out.threadsPerBlock = gpu::blockWarps(f_) * ir::targetOf(f_).threadsPerWarp();
   threadsPerBlock_ = out.threadsPerBlock;
   std::string params;
@@ -61,6 +64,7 @@ void KernelPrinter::print(PrintedKernel &out) {
   code << body_.str() << "}\n";
   out.code = code.str();
   out.sharedBytesExpression = sharedBytes();
+  if (const MemorySpaceInfo *shared = ir::targetOf(f_).memorySpace(MemorySpace::Shared)) out.sharedCapacity = shared->capacityBytes;
   out.usesAtomics = usesAtomics_;
   out.usesClusters = usesClusters_ || out.clusterSize > 1;
   out.cooperative = cooperative_;
@@ -74,32 +78,40 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.rawFunctions = rawFunctions_;
 }
 
-std::string KernelPrinter::scratchBytes() const {
+namespace {
+// The largest of the sizes (a constant expression over the device library's functions).
+std::string largest(const std::vector<std::string> &sizes) {
   std::string s = "0";
-  for (const std::string &e : scratch_) s = "tle::max_bytes(" + s + ", " + e + ")";
+  for (const std::string &e : sizes) s = "tle::max_bytes(" + s + ", " + e + ")";
   return s;
 }
+// Regions side by side, each rounded up to 16 bytes: the first `count` of them together.
+std::string sideBySide(const std::vector<std::vector<std::string>> &regions, size_t count) {
+  std::string s;
+  for (size_t p = 0; p < count; ++p) s += (s.empty() ? "" : " + ") + std::string("tle::round_up16(") + largest(regions[p]) + ")";
+  return s.empty() ? "0" : s;
+}
+}  // namespace
+
+std::string KernelPrinter::scratchBytes() const { return largest(scratch_[0]); }
 
 std::string KernelPrinter::scratchRegionBytes() const {
-  if (!ws_) return scratchBytes();
-  return std::to_string(ws_.getWorkerRegions().size() + 1) + " * tle::round_up16(" + scratchBytes() + ")";
+  return ws_ ? sideBySide(scratch_, scratch_.size()) : scratchBytes();
 }
 
 std::string KernelPrinter::stagingRegionBytes() const {
-  if (!ws_) return stagingBytes();
-  return std::to_string(ws_.getWorkerRegions().size() + 1) + " * tle::round_up16(" + stagingBytes() + ")";
+  return ws_ ? sideBySide(staging_, staging_.size()) : stagingBytes();
 }
 
 std::string KernelPrinter::stagingArg() const {
-  if (!ws_ || partition_ == 0) return "tle_staging";
-  return "(tle_staging + " + std::to_string(partition_) + " * tle::round_up16(tle_staging_bytes))";
+  return ws_ ? "(tle_staging + tle_staging_at[" + std::to_string(partition_) + "])" : "tle_staging";
 }
 
-std::string KernelPrinter::stagingBytes() const {
-  std::string s = "0";
-  for (const std::string &e : staging_) s = "tle::max_bytes(" + s + ", " + e + ")";
-  return s;
+std::string KernelPrinter::stagingHalfArg() const {
+  return ws_ ? "tle_staging_halves[" + std::to_string(partition_) + "]" : "tle_staging_half";
 }
+
+std::string KernelPrinter::stagingBytes() const { return largest(staging_[0]); }
 
 std::string KernelPrinter::slotsOffset() const {
   return "tle::round_up1024(" + (bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " : "") + stagingOffset() +
@@ -113,13 +125,26 @@ std::string KernelPrinter::sharedMemoryPreamble() const {
     // the largest any plan asks for.
     o << "  extern __shared__ __align__(" << std::max<int64_t>(plan_.getAlignment(), gpu::kOperandSlotAlignment)
       << ") unsigned char tle_smem[];\n";
-  if (ws_ && plan_.getScratch()) o << "  constexpr int tle_scratch_bytes = " << scratchBytes() << ";  // each partition's\n";
+  // A warp-specialized kernel's partitions each have their own scratch and staging, side by
+  // side, each as large as that partition's calls need.
+  auto offsets = [&](const char *name, const std::vector<std::vector<std::string>> &regions) {
+    o << "  constexpr int " << name << "[] = {";
+    for (size_t p = 0; p < regions.size(); ++p) o << (p ? ", " : "") << sideBySide(regions, p);
+    o << "};  // each partition's start\n";
+  };
+  if (ws_ && plan_.getScratch()) offsets("tle_scratch_at", scratch_);
   if (plan_.getStaging() > 0) {
     o << "  // Dot operands are staged in two alternating halves after the scratch.\n";
     o << "  unsigned char* const tle_staging = tle_smem + " << bufferBytes() << " + " << stagingOffset() << ";\n";
-    if (ws_) o << "  constexpr int tle_staging_bytes = " << stagingBytes() << ";  // each partition's\n";
+    if (ws_) offsets("tle_staging_at", staging_);
     if (plan_.getStaging() == 2) {
-      o << "  constexpr int tle_staging_half = " << stagingBytes() << " / 2;  // the halves are this far apart\n";
+      if (ws_) {
+        o << "  constexpr int tle_staging_halves[] = {";
+        for (size_t p = 0; p < staging_.size(); ++p) o << (p ? ", " : "") << largest(staging_[p]) << " / 2";
+        o << "};  // each partition's halves are this far apart\n";
+      } else {
+        o << "  constexpr int tle_staging_half = " << stagingBytes() << " / 2;  // the halves are this far apart\n";
+      }
       o << "  int tle_stage = 0;\n";
     }
   }
@@ -138,15 +163,17 @@ std::string KernelPrinter::sharedBytes() const {
 
 std::string KernelPrinter::useScratch(const std::string &bytesExpression) {
   if (!plan_.getScratch()) throw Unsupported{"scratch the shared-memory plan has none of (tlec bug)"};
-  if (std::find(scratch_.begin(), scratch_.end(), bytesExpression) == scratch_.end()) scratch_.push_back(bytesExpression);
+  std::vector<std::string> &sizes = scratch_[partition_];
+  if (std::find(sizes.begin(), sizes.end(), bytesExpression) == sizes.end()) sizes.push_back(bytesExpression);
   std::string base = bufferBytes() > 0 ? "tle_smem + " + std::to_string(bufferBytes()) : "tle_smem";
   if (ws_)  // the partition's own scratch, and its threads
-    return "tle::Scratch(" + base + " + " + std::to_string(partition_) + " * tle::round_up16(tle_scratch_bytes), " + group() + ")";
+    return "tle::Scratch(" + base + " + tle_scratch_at[" + std::to_string(partition_) + "], " + group() + ")";
   return bufferBytes() > 0 ? "(" + base + ")" : base;
 }
 
 void KernelPrinter::useStaging(const std::string &bytesExpression) {
-  if (std::find(staging_.begin(), staging_.end(), bytesExpression) == staging_.end()) staging_.push_back(bytesExpression);
+  std::vector<std::string> &sizes = staging_[partition_];
+  if (std::find(sizes.begin(), sizes.end(), bytesExpression) == sizes.end()) sizes.push_back(bytesExpression);
 }
 
 std::string KernelPrinter::claim(std::string name) {
@@ -373,7 +400,7 @@ void KernelPrinter::printOperandOperation(Operation *op) {
           return;
         }
         useStaging("tle::dot_operand_staging_bytes<" + dst + ", " + src + ">()");
-        define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", " + stagingArg() + ", tle_staging_half, tle_stage)", "fragment");
+        define(op, "tle::convert_dot_operand<" + dst + ">(" + expr(s.getSrc()) + ", " + smem + ", " + stagingArg() + ", " + stagingHalfArg() + ", tle_stage)", "fragment");
       })
       .Case<gpu::StageOperandsOp>([&](gpu::StageOperandsOp s) {
         std::string da = type(s.getResultA().getType()), sa = type(s.getA().getType());
@@ -382,7 +409,7 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         useStaging("tle::dot_operands_staging_bytes<" + da + ", " + sa + ", " + db + ", " + sb + ">()");
         std::string both = claim("fragments");
         line() << "const auto " << both << " = tle::convert_dot_operands<" << da << ", " << db << ">(" << expr(s.getA()) << ", "
-               << expr(s.getB()) << ", " << smem << ", " << stagingArg() << ", tle_staging_half, tle_stage);\n";
+               << expr(s.getB()) << ", " << smem << ", " << stagingArg() << ", " << stagingHalfArg() << ", tle_stage);\n";
         bindPair(both, s.getResultA(), "fragment", s.getResultB(), "fragment");
       })
       .Case<gpu::OperandRingOp>([&](gpu::OperandRingOp r) {

@@ -28,6 +28,7 @@ struct PrintedKernel {
   unsigned threadsPerBlock = 128;  // warps times the target's threads per warp
   std::string code;                   // the layouts namespace and the __global__ function
   std::string sharedBytesExpression;  // a constant expression, valid after `code`
+  int64_t sharedCapacity = 0;         // the target's shared memory per block (0: unknown)
   bool usesAtomics = false;           // needs tle/cuda/atomic.cuh
   unsigned clusterSize = 1;           // blocks per thread-block cluster (__cluster_dims__ along x)
   bool nonPortableCluster = false;    // more blocks than the target's portable cluster: opt in at launch

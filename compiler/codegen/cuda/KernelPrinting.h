@@ -42,6 +42,7 @@ class KernelPrinter {
   std::string scratchRegionBytes() const;
   std::string stagingRegionBytes() const;
   std::string stagingArg() const;
+  std::string stagingHalfArg() const;
   std::string slotsOffset() const;
 
   std::string sharedMemoryPreamble() const;
@@ -141,8 +142,10 @@ class KernelPrinter {
   unsigned threadsPerBlock_ = 128;
   llvm::DenseMap<Value, std::string> names_;
   std::set<std::string> used_;
-  std::vector<std::string> scratch_;  // the scratch sizes the calls need
-  std::vector<std::string> staging_;  // the staging sizes
+  // Per partition (one in a kernel without them): the scratch sizes its calls need, and its
+  // staging sizes.
+  std::vector<std::vector<std::string>> scratch_;
+  std::vector<std::vector<std::string>> staging_;
   llvm::DenseMap<Value, std::pair<std::string, std::string>> rings_;  // ring -> (its slots, slot bytes)
   llvm::DenseMap<Operation *, std::string> slotVars_;                  // ring loop -> its slot variable
   bool usesAtomics_ = false;
