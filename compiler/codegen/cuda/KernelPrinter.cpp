@@ -608,7 +608,9 @@ void KernelPrinter::printWorkers() {
   for (auto [i, region] : llvm::enumerate(ws_.getWorkerRegions())) {
     const int32_t warps = ws_.getWorkerNumWarps()[i];
     line() << (i ? "} else " : "") << "if (threadIdx.x >= " << first[i] * 32 << " && threadIdx.x < " << (first[i] + warps) * 32
-           << ") {  // worker " << i << ": warps " << first[i] << ".." << first[i] + warps - 1 << "\n";
+           << ") {  // worker " << i << ": "
+           << (warps == 1 ? "warp " + std::to_string(first[i]) : "warps " + std::to_string(first[i]) + ".." + std::to_string(first[i] + warps - 1))
+           << "\n";
     ++indent_;
     partition_ = static_cast<unsigned>(i) + 1;
     if (llvm::SmallVector<int32_t> plan = gpu::registerPlan(ws_); !plan.empty() && plan[i + 2] != 0)
