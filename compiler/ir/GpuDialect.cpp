@@ -119,10 +119,16 @@ llvm::SmallVector<int32_t> registerPlan(WarpSpecializeOp ws) {
 void setRegisterPlan(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> plan) {
   dialectOf(ws).getRegisterPlanAttrHelper().setAttr(ws, DenseI32ArrayAttr::get(ws.getContext(), plan));
 }
+unsigned partitionFirstWarp(Operation *kernel, unsigned partition) {
+  if (partition == 0) return 0;
+  return static_cast<unsigned>(workerFirstWarps(warpSpecializeOf(kernel))[partition - 1]);
+}
+unsigned partitionWarps(Operation *kernel, unsigned partition) {
+  if (partition == 0) return ir::numWarps(kernel);
+  return static_cast<unsigned>(warpSpecializeOf(kernel).getWorkerNumWarps()[partition - 1]);
+}
 unsigned partitionThreads(Operation *kernel, unsigned partition) {
-  if (partition == 0) return ir::numWarps(kernel) * 32;
-  WarpSpecializeOp ws = warpSpecializeOf(kernel);
-  return static_cast<unsigned>(ws.getWorkerNumWarps()[partition - 1]) * 32;
+  return partitionWarps(kernel, partition) * ir::targetOf(kernel).threadsPerWarp();
 }
 unsigned blockWarps(Operation *kernel) {
   unsigned warps = ir::numWarps(kernel);

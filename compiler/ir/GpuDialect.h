@@ -61,7 +61,16 @@ WarpSpecializeOp warpSpecializeOf(mlir::Operation *kernel);
 unsigned partitionOf(mlir::Operation *op);
 llvm::SmallVector<int32_t> workerFirstWarps(WarpSpecializeOp ws);
 void setWorkerFirstWarps(WarpSpecializeOp ws, llvm::ArrayRef<int32_t> firstWarps);
+// Partition `p`'s first warp and its warps; its threads (the target's threads per warp).
+unsigned partitionFirstWarp(mlir::Operation *kernel, unsigned partition);
+unsigned partitionWarps(mlir::Operation *kernel, unsigned partition);
 unsigned partitionThreads(mlir::Operation *kernel, unsigned partition);
+// Named barriers (bar.sync ids): 0 is the whole block's (__syncthreads), then the default
+// partition's, one per worker, and the join at the end of tle_gpu.warp_specialize (the last
+// of the 16 a block has).
+constexpr unsigned kJoinBarrier = 15;
+constexpr unsigned kMaxWorkers = kJoinBarrier - 2;
+inline unsigned partitionBarrier(unsigned partition) { return partition + 1; }
 // Register reallocation: the registers per thread the kernel is compiled for (__maxnreg__),
 // then the setmaxnreg count of the default partition and of each worker (0: it keeps the
 // kernel's); empty: none.

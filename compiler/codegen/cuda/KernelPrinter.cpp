@@ -571,16 +571,15 @@ void KernelPrinter::printBufferOperation(Operation *op) {
 // Warp specialization: the partitions' threads, and the body of a kernel that has them.
 std::string KernelPrinter::group() const {
   if (!ws_) return "";
-  if (partition_ == 0) return "tle::Group{0, " + std::to_string(ir::numWarps(f_) * 32) + ", 1}";
-  int32_t first = gpu::workerFirstWarps(ws_)[partition_ - 1];
-  int32_t warps = ws_.getWorkerNumWarps()[partition_ - 1];
-  return "tle::Group{" + std::to_string(first * 32) + ", " + std::to_string(warps * 32) + ", " + std::to_string(partition_ + 1) + "}";
+  const unsigned lanes = ir::targetOf(f_).threadsPerWarp();
+  return "tle::Group{" + std::to_string(gpu::partitionFirstWarp(f_, partition_) * lanes) + ", " +
+         std::to_string(gpu::partitionThreads(f_, partition_)) + ", " + std::to_string(gpu::partitionBarrier(partition_)) + "}";
 }
 
 std::string KernelPrinter::joinGroup() const {
-  int32_t warps = static_cast<int32_t>(ir::numWarps(f_));
-  for (int32_t w : ws_.getWorkerNumWarps()) warps += w;
-  return "tle::Group{0, " + std::to_string(warps * 32) + ", 15}";
+  unsigned threads = 0;
+  for (unsigned p = 0; p <= ws_.getWorkerRegions().size(); ++p) threads += gpu::partitionThreads(f_, p);
+  return "tle::Group{0, " + std::to_string(threads) + ", " + std::to_string(gpu::kJoinBarrier) + "}";
 }
 
 // The kernel's buffers and pipes (tle-isolate-partitions put them first), then the workers,
@@ -601,20 +600,20 @@ void KernelPrinter::printWarpSpecializedBody(Block &entry) {
 }
 
 void KernelPrinter::printWorkers() {
-  const unsigned defaultThreads = ir::numWarps(f_) * 32;
-  line() << "if (threadIdx.x >= " << defaultThreads << ") {  // the worker partitions\n";
+  const unsigned lanes = ir::targetOf(f_).threadsPerWarp();
+  const llvm::SmallVector<int32_t> registers = gpu::registerPlan(ws_);  // empty, or kernel, default, workers
+  line() << "if (threadIdx.x >= " << gpu::partitionThreads(f_, 0) << ") {  // the worker partitions\n";
   ++indent_;
-  llvm::SmallVector<int32_t> first = gpu::workerFirstWarps(ws_);
   for (auto [i, region] : llvm::enumerate(ws_.getWorkerRegions())) {
-    const int32_t warps = ws_.getWorkerNumWarps()[i];
-    line() << (i ? "} else " : "") << "if (threadIdx.x >= " << first[i] * 32 << " && threadIdx.x < " << (first[i] + warps) * 32
+    const unsigned p = static_cast<unsigned>(i) + 1, first = gpu::partitionFirstWarp(f_, p), warps = gpu::partitionWarps(f_, p);
+    line() << (i ? "} else " : "") << "if (threadIdx.x >= " << first * lanes << " && threadIdx.x < " << (first + warps) * lanes
            << ") {  // worker " << i << ": "
-           << (warps == 1 ? "warp " + std::to_string(first[i]) : "warps " + std::to_string(first[i]) + ".." + std::to_string(first[i] + warps - 1))
+           << (warps == 1 ? "warp " + std::to_string(first) : "warps " + std::to_string(first) + ".." + std::to_string(first + warps - 1))
            << "\n";
     ++indent_;
-    partition_ = static_cast<unsigned>(i) + 1;
-    if (llvm::SmallVector<int32_t> plan = gpu::registerPlan(ws_); !plan.empty() && plan[i + 2] != 0)
-      line() << "tle::set_max_registers<" << plan[i + 2] << ", " << plan[0] << ">();  // worker_num_regs\n";
+    partition_ = p;
+    if (!registers.empty() && registers[p + 1] != 0)
+      line() << "tle::set_max_registers<" << registers[p + 1] << ", " << registers[0] << ">();  // worker_num_regs\n";
     block(region.front());
     line() << joinGroup() << ".arrive();  // done: the default partition may go on\n";
     --indent_;
@@ -624,8 +623,8 @@ void KernelPrinter::printWorkers() {
   line() << "return;  // (warps between partitions, placed at multiples of their size, do nothing)\n";
   --indent_;
   line() << "}\n";
-  if (llvm::SmallVector<int32_t> plan = gpu::registerPlan(ws_); !plan.empty() && plan[1] != 0)
-    line() << "tle::set_max_registers<" << plan[1] << ", " << plan[0] << ">();  // what the workers' increases take\n";
+  if (!registers.empty() && registers[1] != 0)
+    line() << "tle::set_max_registers<" << registers[1] << ", " << registers[0] << ">();  // what the workers' increases take\n";
 }
 
 // tle.pipe: a tle::PipeState of mbarriers per pipe (pipe.cuh), in static shared memory.

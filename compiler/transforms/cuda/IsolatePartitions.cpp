@@ -32,9 +32,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr int kMaxBlockWarps = 32;
-// Named barriers: 0 is the block's, 1 the default partition's, 15 the join; workers take 2..14.
-constexpr size_t kMaxWorkers = 13;
 // ptxas takes at most 255 registers per thread; setmaxnreg counts are multiples of 8.
 constexpr int64_t kMaxKernelRegisters = 248;
 constexpr int64_t kMinRegisters = 24;  // setmaxnreg's least
@@ -126,8 +123,8 @@ struct IsolatePartitionsPass : impl::IsolatePartitionsBase<IsolatePartitionsPass
   }
 
   LogicalResult place(gpu::WarpSpecializeOp ws) {
-    if (ws.getWorkerNumWarps().size() > kMaxWorkers) {
-      emitUnsupported(ws) << "more than " << kMaxWorkers << " worker partitions (each needs a named barrier of its own)";
+    if (ws.getWorkerNumWarps().size() > gpu::kMaxWorkers) {
+      emitUnsupported(ws) << "more than " << gpu::kMaxWorkers << " worker partitions (each needs a named barrier of its own)";
       return failure();
     }
     int32_t next = static_cast<int32_t>(ir::numWarps(ws));
@@ -137,10 +134,12 @@ struct IsolatePartitionsPass : impl::IsolatePartitionsBase<IsolatePartitionsPass
       first.push_back(next);
       next += warps;
     }
-    if (next > kMaxBlockWarps) {
+    const TargetInfo &target = ir::targetOf(ws);
+    const int32_t blockWarps = target.maxThreadsPerBlock() / target.threadsPerWarp();
+    if (next > blockWarps) {
       emitUnsupported(ws) << "the partitions need " << next << " warps (" << ir::numWarps(ws)
                           << " default, the workers each at a multiple of their warp count), more than a block's "
-                          << kMaxBlockWarps;
+                          << blockWarps;
       return failure();
     }
     gpu::setWorkerFirstWarps(ws, first);
