@@ -180,7 +180,8 @@ KERNELS:
   --kernel NAME              Compile kernel NAME (repeatable; default: every @jit function
                              that no other @jit function uses).
   --signature SIG            Parameter types and constexpr values, Triton AOT syntax, e.g.
-                             "*fp32:16, i32, 1024"; also "quoted" strings, true/false, None.
+                             "*fp32:16, i32, 1024"; also "quoted" strings, true/false, None,
+                             and host tensor descriptors as tensordesc<fp16[64, 64]>.
                              The i-th --signature applies to the i-th --kernel; trailing
                              parameters with defaults may be left out.
   --out-name NAME            The symbol for the i-th --kernel (its __global__ function;
