@@ -87,5 +87,7 @@ void setPipeThreads(mlir::Operation *pipe, int32_t writers, int32_t readers);
 constexpr int64_t kOperandSlotAlignment = 1024;
 // Bytes of one slot of a ring: the staged tile, rounded up to the swizzle atom.
 int64_t ringSlotBytes(OperandRingType ring);
+// A ring of one slot holds a loop-invariant operand for the loops that read it.
+inline bool isResident(OperandRingType ring) { return ring.getSlots() == 1; }
 
 }  // namespace tle::gpu

@@ -106,6 +106,8 @@ def TleGpu_OperandRingType : TypeDef<TleGpu_Dialect, "OperandRing"> {
   let description = [{
     `slots` tiles of `staged` (the layout the copies read global memory in, which fixes the
     swizzled arrangement in the slot), read back as `operand` (a #tle_gpu.dot_op layout).
+    A ring of one slot is resident: a loop-invariant operand copied once before the ring
+    loops that read it, every iteration reading that slot.
   }];
   let parameters = (ins "unsigned":$slots, "::mlir::RankedTensorType":$staged, "::mlir::RankedTensorType":$operand);
   let assemblyFormat = "`<` $slots `,` $staged `,` $operand `>`";

@@ -250,6 +250,7 @@ void KernelPrinter::operation(Operation *op) {
 }
 
 std::string KernelPrinter::slotOf(Value ring, Operation *at, int behind) {
+  if (gpu::isResident(cast<gpu::OperandRingType>(ring.getType()))) return rings_.lookup(ring).first;
   auto loop = at->getParentOfType<scf::ForOp>();
   while (loop && !gpu::ringSlots(loop)) loop = loop->getParentOfType<scf::ForOp>();
   if (!loop) throw Unsupported{"an operand ring read outside its loop (tlec bug)"};

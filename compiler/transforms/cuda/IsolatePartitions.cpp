@@ -32,8 +32,8 @@ using namespace mlir;
 
 namespace {
 
-// ptxas takes at most 255 registers per thread; setmaxnreg counts are multiples of 8.
-constexpr int64_t kMaxKernelRegisters = 248;
+// setmaxnreg counts are multiples of 8.
+constexpr int64_t kRegisterGranule = 8;
 constexpr int64_t kMinRegisters = 24;  // setmaxnreg's least
 
 // Ops a worker may recompute for itself.
@@ -166,7 +166,8 @@ struct IsolatePartitionsPass : impl::IsolatePartitionsBase<IsolatePartitionsPass
     const int64_t partitions = target.processorPartitions();
     const int64_t warpsPerPartition = (warps + partitions - 1) / partitions;
     const int64_t share = target.registersPerProcessor() / partitions / (warpsPerPartition * target.threadsPerWarp());
-    const int32_t kernelRegs = static_cast<int32_t>(std::min<int64_t>(kMaxKernelRegisters, share / 8 * 8));
+    const int64_t most = target.registersPerThread() / kRegisterGranule * kRegisterGranule;
+    const int32_t kernelRegs = static_cast<int32_t>(std::min<int64_t>(most, share / kRegisterGranule * kRegisterGranule));
     SmallVector<int32_t> plan{kernelRegs, 0};
     int64_t balance = 0;  // registers the decreases free minus what the increases take
     for (auto [i, warps] : llvm::enumerate(ws.getWorkerNumWarps())) {
@@ -187,7 +188,7 @@ struct IsolatePartitionsPass : impl::IsolatePartitionsBase<IsolatePartitionsPass
       const int64_t defaultWarps = ir::numWarps(ws);
       const int64_t defaultThreads = defaultWarps * target.threadsPerWarp();
       const int64_t perThread = (-balance + defaultThreads - 1) / defaultThreads;
-      const int64_t defaultRegs = kernelRegs - (perThread + 7) / 8 * 8;
+      const int64_t defaultRegs = kernelRegs - (perThread + kRegisterGranule - 1) / kRegisterGranule * kRegisterGranule;
       if (defaultWarps % 4 != 0 || defaultRegs < kMinRegisters) {
         ws.emitWarning() << "worker_num_regs is not applied: the workers ask for more registers than the kernel's "
                          << kernelRegs << " per thread for " << threads << " threads, and the default partition ("

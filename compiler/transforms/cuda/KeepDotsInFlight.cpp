@@ -139,15 +139,16 @@ class DotsInFlight {
   int64_t estimatedRegistersPerThread(ArrayRef<std::pair<gpu::RingDotOp, unsigned>> dots) const {
     int64_t accumulators = 0;
     for (auto [dot, index] : dots) accumulators += cast<RankedTensorType>(dot.getType()).getNumElements();
-    return std::min<int64_t>(255, (threads_ ? accumulators / threads_ : 0) + kRegistersBesideAccumulators);
+    return std::min<int64_t>(target_.registersPerThread(), (threads_ ? accumulators / threads_ : 0) + kRegistersBesideAccumulators);
   }
 
-  // The rings the loop's copies and dots use.
+  // The rings the loop's copies and dots use (not the resident ones: their slot is read by
+  // every iteration and never refilled).
   SmallVector<gpu::OperandRingOp> ringsOf(scf::ForOp loop) {
     llvm::SetVector<Operation *> rings;
     loop.getBody()->walk([&](Operation *op) {
       for (Value v : op->getOperands())
-        if (auto ring = v.getDefiningOp<gpu::OperandRingOp>()) rings.insert(ring);
+        if (auto ring = v.getDefiningOp<gpu::OperandRingOp>(); ring && !gpu::isResident(ring.getType())) rings.insert(ring);
     });
     SmallVector<gpu::OperandRingOp> out;
     for (Operation *r : rings) out.push_back(cast<gpu::OperandRingOp>(r));

@@ -13,6 +13,15 @@
 //     tle_gpu.ring_read %ring                            a lone A operand, whole
 //   tle_gpu.async_drain                                  the last (masked) copies landed
 //
+// A loop-invariant A operand marked tle_gpu.async_copy (attention's Q) whose conversion
+// feeds only ring dots of ring loops in the load's block becomes a resident ring of one
+// slot, copied once right after the first such loop's barrier (its copy is the oldest
+// group, so the loop's first wait covers it) and read by those dots from shared memory:
+//
+//   %q = tle_gpu.operand_ring : <1 slot>
+//   tle_gpu.async_copy %q_ptrs into %q {slot = 0}
+//   tle_gpu.ring_dot %q, %k_ring, %acc
+//
 // The layout facts the copies need are checked again here (16-byte accesses, whole mma
 // fragments); a chain that misses one, or a loop whose operands disagree on the depth or
 // whose body copies would not all come before its conversions, stays in registers.
@@ -42,6 +51,14 @@ struct Chain {
   SmallVector<BlockArgument> carried;
   Value ring;
 };
+
+// Whole mma.sync fragments (is_mma16_operand in tile.cuh).
+bool fillsFragments(RankedTensorType operand, gpu::DotOperandLayoutAttr layout) {
+  auto mma = dyn_cast<gpu::MmaLayoutAttr>(layout.getParent());
+  ArrayRef<int64_t> shape = operand.getShape();
+  if (!mma || layout.getBits() != 16 || shape[0] % 16 || shape[1] % 16) return false;
+  return layout.getOpIdx() == 0 ? shape[0] % (16 * mma.getWarpsM()) == 0 : shape[1] % (8 * mma.getWarpsN()) == 0;
+}
 
 // The loads behind a dot operand conversion's source, if they form an async chain: the
 // source is a carried value whose initial value is a load and whose yielded value is the
@@ -78,11 +95,7 @@ std::optional<Chain> chainFor(gpu::ConvertLayoutOp convert) {
   loads.push_back(chain.next);
   for (ir::LoadOp l : loads)
     if (!gpu::isAsyncCopy(l) || gpu::vectorWidth(l) != kChunkElements) return std::nullopt;
-  // Whole mma.sync fragments (is_mma16_operand in tile.cuh).
-  auto mma = dyn_cast<gpu::MmaLayoutAttr>(layout.getParent());
-  ArrayRef<int64_t> shape = convert.getType().getShape();
-  if (!mma || layout.getBits() != 16 || shape[0] % 16 || shape[1] % 16) return std::nullopt;
-  if (layout.getOpIdx() == 0 ? shape[0] % (16 * mma.getWarpsM()) : shape[1] % (8 * mma.getWarpsN())) return std::nullopt;
+  if (!fillsFragments(convert.getType(), layout)) return std::nullopt;
   return chain;
 }
 
@@ -148,6 +161,7 @@ class AsyncCopyLowering {
     for (Chain &c : chains)
       if (!rejected.count(c.loop)) byLoop[c.loop].push_back(&c);
     for (auto &[loop, loopChains] : byLoop) lower(cast<scf::ForOp>(loop), loopChains);
+    f_.walk([&](gpu::ConvertLayoutOp c) { keepResident(c); });
     // Planned copies that did not become one stay ordinary loads.
     f_.walk([](ir::LoadOp l) { gpu::setAsyncCopy(l, false); });
   }
@@ -169,7 +183,7 @@ class AsyncCopyLowering {
       bodyLoads.push_back(c->next);
     }
     b.setInsertionPoint(first(prologueLoads));
-    b.create<ir::BarrierOp>(UnknownLoc::get(f_.getContext()), "the operand slots are free (an earlier run of the loop may still read them)");
+    ir::BarrierOp slotsFree = b.create<ir::BarrierOp>(UnknownLoc::get(f_.getContext()), "the operand slots are free (an earlier run of the loop may still read them)");
     // This iteration's tiles were requested `depth` iterations ago; the copies of the
     // iterations in between may stay in flight.
     Operation *firstBodyLoad = first(bodyLoads);
@@ -190,6 +204,7 @@ class AsyncCopyLowering {
       c->next.erase();
     }
     gpu::setRingSlots(fresh, depth + 1);
+    slotsFree_[fresh] = slotsFree;
     b.setInsertionPointAfter(fresh);
     b.create<gpu::AsyncDrainOp>(UnknownLoc::get(f_.getContext()));
   }
@@ -227,7 +242,37 @@ class AsyncCopyLowering {
     }
   }
 
+  // `convert` of a load planned to stay resident, read only as the A of ring dots of ring
+  // loops in the load's block: the dots read it from a ring of one slot, copied once after
+  // the first loop's barrier (where the load's pointers are ready).
+  void keepResident(gpu::ConvertLayoutOp convert) {
+    auto load = convert.getSrc().getDefiningOp<ir::LoadOp>();
+    auto layout = dyn_cast<gpu::DotOperandLayoutAttr>(convert.getType().getEncoding());
+    if (!load || !gpu::isAsyncCopy(load) || !load->hasOneUse() || !layout || layout.getOpIdx() != 0 || convert->use_empty()) return;
+    if (gpu::vectorWidth(load) != kChunkElements || !fillsFragments(convert.getType(), layout)) return;
+    scf::ForOp firstLoop;
+    for (OpOperand &use : convert->getUses()) {
+      auto dot = dyn_cast<gpu::RingDotOp>(use.getOwner());
+      auto loop = dot ? dyn_cast<scf::ForOp>(dot->getParentOp()) : scf::ForOp();
+      if (!dot || use.getOperandNumber() != 0 || !loop || !slotsFree_.count(loop) || loop->getBlock() != load->getBlock()) return;
+      if (!firstLoop || loop->isBeforeInBlock(firstLoop)) firstLoop = loop;
+    }
+    ir::BarrierOp barrier = slotsFree_.lookup(firstLoop);
+    if (!load->isBeforeInBlock(barrier)) return;
+    OpBuilder b(barrier->getContext());
+    b.setInsertionPointAfter(barrier);
+    auto type = gpu::OperandRingType::get(f_.getContext(), 1, convert.getSrc().getType(), convert.getType());
+    Value ring = b.create<gpu::OperandRingOp>(load.getLoc(), type, IntegerAttr());
+    auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), load.getMask(), b.getI32IntegerAttr(0), IntegerAttr());
+    if (gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
+    for (OpOperand &use : llvm::make_early_inc_range(convert->getUses())) use.set(ring);
+    convert.erase();
+    load.erase();
+  }
+
   func::FuncOp f_;
+  // The barrier before each ring loop's first copies.
+  llvm::DenseMap<Operation *, ir::BarrierOp> slotsFree_;
 };
 
 struct LowerAsyncCopiesPass : impl::LowerAsyncCopiesBase<LowerAsyncCopiesPass> {

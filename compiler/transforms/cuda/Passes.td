@@ -32,7 +32,9 @@ def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, Ker
     Marks tle_gpu.async_copy each load of a loop body that only feeds a tl.dot operand and
     that cp.async can copy straight into the slots ldmatrix / wgmma read (16-bit elements in
     16-byte chunks per thread, zero or no `other`, a tile of whole mma fragments); sets the
-    loop's tle_gpu.async_depth to num_stages - 1 (1..3).
+    loop's tle_gpu.async_depth to num_stages - 1 (1..3). Also marks a loop-invariant A
+    operand of such loops' wgmma dots whose register fragment would not fit beside the
+    dots' results: it stays resident in shared memory.
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
@@ -70,6 +72,8 @@ def LowerAsyncCopies : Pass<"tle-lower-async-copies", "::mlir::func::FuncOp"> {
     becomes a tle_gpu.operand_ring with tle_gpu.async_copy ops before the loop and in its
     body, a tle_gpu.async_wait at the top of the iteration, tle_gpu.ring_dot or
     tle_gpu.ring_read where the operand is read, and a tle_gpu.async_drain after the loop.
+    A marked loop-invariant A operand becomes a resident ring of one slot, copied once
+    after the first reading loop's barrier.
   }];
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }

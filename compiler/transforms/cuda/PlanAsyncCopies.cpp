@@ -8,6 +8,15 @@
 // many iterations ahead tle-prefetch-loads requests them when every dot load of the loop
 // goes this way. tle-lower-async-copies then makes the copies.
 //
+// A loop-invariant A operand (attention's Q, loaded once before the loop) read only by dots
+// whose B goes asynchronously is marked too where those dots will run on wgmma and its
+// registers would not fit: it is then copied once into shared memory and every iteration's
+// wgmma reads it from there. Held in registers it takes M x K / 2 / threads of them for the
+// whole loop (64 at 128 x 128 on four warps), beside the dots' fp32 results. Measured on
+// the attention sweep (H200): from shared memory, 128x64 tiles at d = 128 on four warps
+// (registers spilled) ran 238 -> 333 TFLOP/s, but every config whose registers fit lost
+// 2-11%, so registers stay the rule.
+//
 // Layouts do not exist yet: the vector width and the dot's warps are predicted with the
 // functions tle-assign-layouts uses (LayoutChoices.h).
 #include "transforms/cuda/Passes.h"
@@ -29,6 +38,10 @@ namespace {
 constexpr int64_t kMaxDepth = 3;
 // cp.async moves 16-byte chunks: 8 elements of 16 bits.
 constexpr unsigned kChunkElements = 8;
+// Registers a loop of dots needs beyond its tiles, at the least: d = 128 attention with
+// 128 x 32 tiles on four warps holds 224 in tiles and fits in 255 without spilling; with
+// 128 x 64 tiles, 256 in tiles, it spills.
+constexpr int64_t kRegistersBesideTiles = 24;
 
 bool isZeroOrAbsent(Value other) {
   if (!other) return true;
@@ -59,6 +72,9 @@ class AsyncCopyPlanner {
       int64_t stages = ir::loopNumStages(loop, numStages_);
       gpu::setAsyncDepth(loop, static_cast<int>(std::clamp<int64_t>(stages - 1, 1, kMaxDepth)));
     });
+    f_.walk([&](ir::LoadOp load) {
+      if (staysResident(load)) gpu::setAsyncCopy(load, true);
+    });
   }
 
  private:
@@ -73,6 +89,43 @@ class AsyncCopyPlanner {
     if (!dot || use.getOperandNumber() > 1 || dot->getBlock() != load->getBlock()) return false;
     if (cast<RankedTensorType>(dot.getType()).getRank() != 2) return false;
     return chunked(load, type) && fillsFragments(dot, use.getOperandNumber(), type);
+  }
+
+  // `load` is read only as the A of dots directly in loops of its block whose B goes
+  // asynchronously; each will run on wgmma with A from shared memory (use_wgmma and
+  // SharedMma16Operand's kWgmmaLayout in dot.cuh: rows of 32 or a multiple of 64 elements
+  // along K); and in one of the loops the fragment would not fit in registers.
+  bool staysResident(ir::LoadOp load) {
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!target_.has(Feature::Wgmma) || !type || type.getRank() != 2 || load.getIsVolatile() || !isZeroOrAbsent(load.getOther()) ||
+        load->use_empty())
+      return false;
+    if (!type.getElementType().isF16() && !type.getElementType().isBF16()) return false;
+    bool tight = false;
+    for (OpOperand &use : load->getUses()) {
+      auto dot = dyn_cast<ir::DotOp>(use.getOwner());
+      auto loop = dot ? dyn_cast<scf::ForOp>(dot->getParentOp()) : scf::ForOp();
+      if (!dot || use.getOperandNumber() != 0 || !loop || loop->getBlock() != load->getBlock() || !load->isBeforeInBlock(loop))
+        return false;
+      auto b = dot.getB().getDefiningOp<ir::LoadOp>();
+      if (!b || !gpu::isAsyncCopy(b) || !cast<RankedTensorType>(dot.getType()).getElementType().isF32()) return false;
+      MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
+      int64_t k = type.getShape()[1], n = cast<RankedTensorType>(dot.getType()).getShape()[1];
+      if (w.n != 1 || w.m % 4 || !(n == 16 || n == 32 || n == 64 || n == 128 || n == 256) || !(k % 64 == 0 || k == 32)) return false;
+      if (!fillsFragments(dot, 0, type)) return false;
+      tight = tight || !fragmentFits(loop, type);
+    }
+    return tight && chunked(load, type);
+  }
+
+  // Whether `loop`'s dot results (fp32: one register per element) and an A fragment of
+  // `operand` (two 16-bit elements per register) fit in a thread's registers, beside the
+  // addresses, masks and softmax state that the sweep's configs were seen to need.
+  bool fragmentFits(scf::ForOp loop, RankedTensorType operand) {
+    const int64_t threads = static_cast<int64_t>(numWarps_) * target_.threadsPerWarp();
+    int64_t registers = operand.getNumElements() / 2;
+    loop.getBody()->walk([&](ir::DotOp d) { registers += cast<RankedTensorType>(d.getType()).getNumElements(); });
+    return registers / threads + kRegistersBesideTiles <= target_.registersPerThread();
   }
 
   // Every thread holds whole 16-byte chunks in the load's coalesced layout.

@@ -19,7 +19,8 @@
 //   - operand slots, 1024-byte aligned: each operand ring gets an offset (its `offset`). A
 //     loop's rings follow those of the loops around it that have rings too; loops side by
 //     side (the two halves of causal attention) share theirs: the first drains its copies
-//     after its last iteration, and the second's first copies follow a barrier.
+//     after its last iteration, and the second's first copies follow a barrier. Resident
+//     rings (one slot: a loop-invariant operand) come first and share with nothing.
 #include "transforms/cuda/Passes.h"
 
 #include "ir/KernelSettings.h"
@@ -159,7 +160,13 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
   static int64_t placeRings(func::FuncOp func) {
     // Each ring loop's rings, in the order they are made.
     llvm::MapVector<Operation *, SmallVector<gpu::OperandRingOp>> ringsOf;
+    int64_t resident = 0;
     func.walk([&](gpu::OperandRingOp ring) {
+      if (gpu::isResident(ring.getType())) {
+        ring.setOffsetAttr(IntegerAttr::get(IntegerType::get(func.getContext(), 64), resident));
+        resident += gpu::ringSlotBytes(ring.getType());
+        return;
+      }
       for (Operation *user : ring->getUsers()) {
         if (auto copy = dyn_cast<gpu::AsyncCopyOp>(user); copy && copy.getSlot()) continue;  // before the loop
         if (auto loop = user->getParentOfType<scf::ForOp>(); loop && gpu::ringSlots(loop)) {
@@ -173,9 +180,9 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       for (gpu::OperandRingOp ring : ringsOf.lookup(loop)) bytes += ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
       return bytes;
     };
-    int64_t total = 0;
+    int64_t total = resident;
     for (auto &[loop, rings] : ringsOf) {
-      int64_t offset = 0;
+      int64_t offset = resident;
       for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
         if (ringsOf.count(p)) offset += bytesOf(p);
       for (gpu::OperandRingOp ring : rings) {
