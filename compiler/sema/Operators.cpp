@@ -342,9 +342,11 @@ Value LoweringContext::binary(BinaryOp op, const Value &a, const Value &b, Sourc
   if ((bitwise || op == BinaryOp::FloorDiv) && (isFloat(da) || isFloat(db)))
     fail(at, DiagId::TypeMismatch,
          std::string("'") + spelling(op) + "' needs integer operands, got " + dtypeName(da) + " and " + dtypeName(db));
-  // As in Triton: dividing integers of different signedness has no useful answer.
+  // As in Triton: dividing integers of different signedness has no useful answer (int1
+  // counts as unsigned there).
+  auto unsignedForDivision = [](DType d) { return d == DType::I1 || isUnsigned(d); };
   if ((op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Mod) && a.isRuntime() && b.isRuntime() && isInt(da) &&
-      isInt(db) && da != DType::I1 && db != DType::I1 && isUnsigned(da) != isUnsigned(db))
+      isInt(db) && unsignedForDivision(da) != unsignedForDivision(db))
     fail(at, DiagId::TypeMismatch,
          std::string("'") + spelling(op) + "' on " + dtypeName(da) + " and " + dtypeName(db) +
              ", integers of different signedness, has no useful answer (Triton rejects it too); cast one of them");

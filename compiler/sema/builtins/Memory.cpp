@@ -120,6 +120,8 @@ Value load(LoweringContext &cx, BuiltinCall &c) {
   }
   TType result = ptr.type.withDType(ptr.type.dtype);
   std::optional<Value> other;
+  if (a[2] && a[2]->kind != Value::Kind::None && !mask)
+    cx.fail(where[2], DiagId::TypeMismatch, "tl.load's other is given without a mask (as in Triton: other fills the masked-off elements)");
   if (a[2] && a[2]->kind != Value::Kind::None && mask) {
     other = a[2]->isRuntime() ? cx.cast(*a[2], result.dtype, where[2]) : cx.toRuntime(*a[2], where[2], &result);
     other = cx.broadcastTo(*other, result.shape, where[2]);
@@ -215,14 +217,30 @@ Value atomic(LoweringContext &cx, BuiltinCall &c) {
   std::string sem = strOr(3, "acq_rel", {"relaxed", "acquire", "release", "acq_rel"});
   std::string scope = strOr(4, "gpu", {"gpu", "cta", "sys"});
   TType elem = ptr.type.withDType(ptr.type.dtype);
+  // As in Triton, a block operand (or mask) has the pointers' rank and broadcasts to their
+  // shape; the pointers never broadcast to it.
+  auto sameRank = [&](const Value &v, size_t i, const char *what) {
+    if (v.type.isBlock() && !ptr.type.isBlock())
+      cx.fail(where[i], DiagId::ShapeMismatch, "tl." + member + "'s " + what + " is " + withArticle(v.type.str()) +
+                                                   " but its pointer is a scalar; as in Triton, a block " + what + " needs a block of pointers");
+    if (v.type.isBlock() && v.type.shape.size() != ptr.type.shape.size())
+      cx.fail(where[i], DiagId::ShapeMismatch, "tl." + member + "'s " + what + " is " + withArticle(v.type.str()) + " and its pointers " +
+                                                   withArticle(ptr.type.str()) + "; as in Triton, they must have the same rank");
+  };
   auto operand = [&](size_t i) {
     Value v = a[i]->isRuntime() ? cx.cast(*a[i], elem.dtype, where[i]) : cx.toRuntime(*a[i], where[i], &elem);
-    if (v.type.isBlock() && !ptr.type.isBlock())
-      cx.fail(where[i], DiagId::ShapeMismatch, "tl." + member + "'s operand is " + withArticle(v.type.str()) +
-                                                   " but its pointer is a scalar; as in Triton, a block operand needs a block of pointers");
-    if (v.type.shape.size() > ptr.type.shape.size()) ptr = cx.broadcastTo(ptr, v.type.shape, where[0]);
+    sameRank(v, i, "operand");
     return v;
   };
+  // Triton's read-modify-write atomics take 32- and 64-bit integers and floats, and 16-bit
+  // floats for add; its compare-and-swap any element of 16, 32 or 64 bits.
+  const DType pointee = elem.dtype;
+  const bool narrow = pointee == DType::I1 || pointee == DType::I8 || pointee == DType::U8;
+  if (narrow || (!cas && (pointee == DType::I16 || pointee == DType::U16)))
+    cx.fail(where[0], DiagId::TypeMismatch,
+            "tl." + member + " does not support " + std::string(dtypeName(pointee)) +
+                (cas ? " (as in Triton: compare-and-swap takes 16-, 32- and 64-bit elements)"
+                     : " (as in Triton: atomics take 32- and 64-bit elements, and fp16 or bf16 for tl.atomic_add)"));
   mlir::OpBuilder &b = cx.builder();
   mlir::Location l = cx.loc(c.at);
   if (cas) {
@@ -235,6 +253,7 @@ Value atomic(LoweringContext &cx, BuiltinCall &c) {
   }
   Value v = operand(1);
   v = cx.broadcastTo(v, ptr.type.shape, where[1]);
+  if (a[2] && a[2]->isRuntime()) sameRank(*a[2], 2, "mask");
   std::optional<Value> mask = maskArg(cx, a[2], ptr.type.shape, where[2]);
   std::string kind = member.substr(7);
   DType d = elem.dtype;
