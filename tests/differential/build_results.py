@@ -10,15 +10,21 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+
+import kernel_files
 
 CHUNK = 40
 tlec, kernels, cases_path, out = sys.argv[1:5]
 cases = json.load(open(cases_path))
 os.makedirs(os.path.join(out, "gen"), exist_ok=True)
+header, own = kernel_files.split(kernels)
+scratch = tempfile.mkdtemp()
 
 
 def compile_cases(chosen, path):
-    args = [tlec, kernels, "-o", path]
+    module = kernel_files.write(scratch, os.path.basename(path)[:-3], header, own, [c["kernel"] for c in chosen])
+    args = [tlec, module, "-o", path]
     for c in chosen:
         args += ["--kernel", c["kernel"], "--signature", c["signature"]]
     return subprocess.run(args, capture_output=True, text=True)
@@ -28,8 +34,8 @@ accepted = []
 for case in cases:
     if "1048576" in case["note"] or "2097152" in case["note"] or "[2048, 1024]" in case["note"] or "[1024, 1024]" in case["note"]:
         continue  # a megabyte-sized block: nothing to learn that smaller ones do not show
-    p = subprocess.run([tlec, "--emit=mlir", "--kernel", case["kernel"], "--signature", case["signature"], kernels],
-                       capture_output=True, text=True)
+    p = subprocess.run([tlec, "--emit=mlir", "--kernel", case["kernel"], "--signature", case["signature"],
+                        kernel_files.write(scratch, case["kernel"], header, own, [case["kernel"]])], capture_output=True, text=True)
     if p.returncode == 0:
         accepted.append(case)
 

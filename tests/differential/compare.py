@@ -3,27 +3,21 @@
 (run_triton.py's output). Prints the disagreements as a Markdown table and a summary.
 Usage: compare.py TLEC kernels.py cases.json triton.json"""
 import json
-import os
-import re
 import subprocess
 import sys
 import tempfile
 
+import kernel_files
+
 tlec, kernels, cases_path, triton_path = sys.argv[1:5]
 cases = json.load(open(cases_path))
 triton = {r["kernel"]: r for r in json.load(open(triton_path))}
-# Each case alone in a file (the kernels call no helpers): tlec then parses a few lines per
-# case instead of the whole module, and its diagnostics still name the kernel's lines.
-source = open(kernels).read()
-header = source.split("\n\n", 1)[0] + "\n\n"
-own = {m.group(1): m.group(0) for m in re.finditer(r"@triton\.jit\ndef (\w+)\(.*\n(?:    .*\n)+", source)}
+header, own = kernel_files.split(kernels)
 scratch = tempfile.mkdtemp()
 rows = []
 agree = 0
 for case in cases:
-    path = os.path.join(scratch, case["kernel"] + ".py")
-    with open(path, "w") as f:
-        f.write(header + own.get(case["kernel"], ""))
+    path = kernel_files.write(scratch, case["kernel"], header, own, [case["kernel"]])
     p = subprocess.run([tlec, "--emit=mlir", "--kernel", case["kernel"], "--signature", case["signature"], path],
                        capture_output=True, text=True)
     ok = p.returncode == 0

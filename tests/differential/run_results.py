@@ -31,24 +31,39 @@ def load_kernels(path):
 def torch_dtype(name):
     import torch
     return {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32, "fp64": torch.float64, "i8": torch.int8,
-            "i16": torch.int16, "i32": torch.int32, "i64": torch.int64, "u32": torch.uint32}[name]
+            "i16": torch.int16, "i32": torch.int32, "i64": torch.int64, "u8": torch.uint8, "u16": torch.uint16,
+            "u32": torch.uint32, "u64": torch.uint64, "i1": torch.bool}[name]
+
+
+# Unsigned types torch cannot move or compare are made and compared as the signed type of
+# their width (their bits).
+SIGNED_OF = {"u16": "int16", "u32": "int32", "u64": "int64"}
 
 
 def buffers(signature, seed):
-    """Random inputs: floats ~N(0, 4); integers in [-7, 7] without 0 (divisors), u32 in [1, 7]."""
+    """Random inputs: floats ~N(0, 4); integers in [-7, 7] without 0 (divisors), unsigned in
+    [1, 7]. Each buffer is the middle third of an allocation three times as long, so that a
+    mutated kernel's offsets a little outside it (a constant turned negative) touch memory
+    both compilers' programs share instead of stopping the GPU."""
     import torch
     g = torch.Generator(device="cpu").manual_seed(seed)
     out = []
     for t in (x.strip().lstrip("*") for x in signature.split(",")):
         dt = torch_dtype(t)
         if dt.is_floating_point:
-            v = torch.randn(N, generator=g, dtype=torch.float64) * 4
+            v = torch.randn(3 * N, generator=g, dtype=torch.float64) * 4
         else:
-            v = torch.randint(-7, 8, (N,), generator=g, dtype=torch.int64)
-            if t == "u32":
+            v = torch.randint(-7, 8, (3 * N,), generator=g, dtype=torch.int64)
+            if t.startswith("u"):
                 v = v.abs()
             v[v == 0] = 3
-        out.append(v.to(dt).cuda() if dt != torch.uint32 else v.to(torch.int32).cuda().view(torch.uint32))
+        if t == "i1":
+            whole = (v > 0).cuda()
+        elif t in SIGNED_OF:
+            whole = v.to(getattr(torch, SIGNED_OF[t])).cuda().view(dt)
+        else:
+            whole = v.to(dt).cuda()
+        out.append(whole[N:2 * N])
     return out
 
 
@@ -67,7 +82,8 @@ def triton_warmup(args):
 def comparable(t):
     import torch
     t = t.cpu()
-    return t.view(torch.int32) if t.dtype == torch.uint32 else t
+    signed = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}.get(t.dtype)
+    return t.view(signed) if signed else t
 
 
 def differences(a, b, dtype_name, tf32=False):
@@ -122,6 +138,8 @@ def main():
         if not ok:
             rows.append((case, "tlec runs it, Triton does not compile it", msg))
             continue
+        if os.environ.get("TLE_DIFF_TRACE"):  # which case stopped the GPU, if one does
+            print("running", case["kernel"], file=sys.stderr, flush=True)
         names = [t.strip().lstrip("*") for t in case["signature"].split(",")]
         mine, theirs = buffers(case["signature"], i + 1), buffers(case["signature"], i + 1)
         try:
@@ -132,7 +150,8 @@ def main():
             rows.append((case, "error while running", str(e)[:200]))
             continue
         compared += 1
-        tf32 = case["note"].startswith("dot") and case["note"].endswith("fp32")
+        # An fp32 dot (a generated case, or a mutant that kept the dot's shapes and dtype).
+        tf32 = bool(re.match(r"dot \[\d+,\d+\]x\[\d+,\d+\] fp32($| \(k\d+\): (?!.*(constant|signature|dot)))", case["note"]))
         diffs = ["buffer %d: %s" % (j, d) for j, (a, b) in enumerate(zip(mine, theirs)) if (d := differences(a, b, names[j], tf32))]
         if diffs and tf32:
             # Both against float64: each within tf32's rounding (inputs rounded to 10 mantissa

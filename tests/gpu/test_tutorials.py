@@ -744,6 +744,12 @@ def test_elementwise(k):
     check("integers: umulhi, //, %, shifts, bit ops, xor_sum, argmin", outi, (j + xor + argmin).int(), 0, 0)
     want = (x.to(torch.float8_e4m3fn).float() + x.to(torch.float8_e5m2).float() + x.to(torch.bfloat16).float())
     check("casts: fp8 e4m3, fp8 e5m2, bf16 (round to nearest even)", f8, want, 0, 0)
+    a, b = torch.randint(0, 2, (n,), device="cuda", dtype=torch.int32), torch.randint(0, 2, (n,), device="cuda", dtype=torch.int32)
+    outs = [torch.full_like(a, -7) for _ in range(3)]
+    k["bool_arith_256"]([1], a, b, *outs, n)
+    # i1 values are 0 and 1 here, as Triton's int1 -> int32 conversion gives them.
+    for label, got, want in (("+", outs[0], a ^ b), ("-", outs[1], a ^ b), ("*", outs[2], a & b)):
+        check(f"i1 arithmetic modulo 2: a {label} b", got, want, 0, 0)
 
 
 def test_module_loader(build):

@@ -34,6 +34,12 @@ template <class T> TLE_DEVICE T shl(T a, T b) { return static_cast<T>(static_cas
 template <class T> TLE_DEVICE T shr(T a, T b) { return static_cast<T>(a >> b); }
 template <class T> TLE_DEVICE T shru(T a, T b) { return static_cast<T>(static_cast<unsigned_t<T>>(a) >> b); }
 template <class T> TLE_DEVICE T neg(T a) { return static_cast<T>(-a); }
+// i1 arithmetic wraps modulo 2, as arith.addi and its kin on i1 do (C++ would promote to int
+// and make any nonzero result true: true + true would stay true).
+TLE_DEVICE bool add(bool a, bool b) { return a != b; }
+TLE_DEVICE bool sub(bool a, bool b) { return a != b; }
+TLE_DEVICE bool mul(bool a, bool b) { return a && b; }
+TLE_DEVICE bool neg(bool a) { return a; }
 template <class T> TLE_DEVICE T maxs(T a, T b) { return a > b ? a : b; }
 template <class T> TLE_DEVICE T mins(T a, T b) { return a < b ? a : b; }
 template <class T> TLE_DEVICE T maxu(T a, T b) { return static_cast<unsigned_t<T>>(a) > static_cast<unsigned_t<T>>(b) ? a : b; }
