@@ -295,7 +295,11 @@ class KernelPrinter {
     auto bin = [&](const char *symbol) { return expr(op->getOperand(0)) + " " + symbol + " " + expr(op->getOperand(1)); };
     auto cast = [&]() { return "static_cast<" + type(op->getResult(0)) + ">(" + expr(op->getOperand(0)) + ")"; };
     std::string e;
-    if (isa<arith::AddIOp, arith::AddFOp>(op)) e = bin("+");
+    // i1 arithmetic wraps modulo 2 (C++ would promote bools to int: true + true stays true).
+    const bool i1 = op->getResult(0).getType().isInteger(1);
+    if (i1 && isa<arith::AddIOp, arith::SubIOp>(op)) e = bin("!=");
+    else if (i1 && isa<arith::MulIOp>(op)) e = bin("&&");
+    else if (isa<arith::AddIOp, arith::AddFOp>(op)) e = bin("+");
     else if (isa<arith::SubIOp, arith::SubFOp>(op)) e = bin("-");
     else if (isa<arith::MulIOp, arith::MulFOp>(op)) e = bin("*");
     else if (isa<arith::DivSIOp, arith::DivFOp>(op)) e = bin("/");
