@@ -35,13 +35,20 @@ def replace_at(text, m, group, new):
     return text[:m.start(group)] + new + text[m.end(group):]
 
 
-def mutate_operator(body, sig, rng):
-    found = sites(r"(?<=[\w\)\]]) (\+|-|\*|//|/|%|&|\||\^|<<|>>|<=|>=|<|>|==|!=) (?=[\w\(])", body)
+def substitute(body, sig, rng, pattern, options, note):
+    """One match of `pattern`'s first group, chosen at random, replaced by another of
+    `options` (`note` % (old, new) says which); None when nothing matches."""
+    found = sites(pattern, body)
     if not found:
         return None
     m = rng.choice(found)
-    new = rng.choice([o for o in OPERATORS if o != m.group(1)])
-    return replace_at(body, m, 1, new), sig, "operator %s -> %s" % (m.group(1), new)
+    new = rng.choice([o for o in options if o != m.group(1)])
+    return replace_at(body, m, 1, new), sig, note % (m.group(1), new)
+
+
+def mutate_operator(body, sig, rng):
+    return substitute(body, sig, rng, r"(?<=[\w\)\]]) (\+|-|\*|//|/|%|&|\||\^|<<|>>|<=|>=|<|>|==|!=) (?=[\w\(])", OPERATORS,
+                      "operator %s -> %s")
 
 
 def mutate_signature(body, sig, rng):
@@ -55,30 +62,16 @@ def mutate_signature(body, sig, rng):
 
 
 def mutate_number(body, sig, rng):
-    found = sites(r"(?<![\w.])(\d+)(?![\w.])", body)
-    if not found:
-        return None
-    m = rng.choice(found)
-    new = rng.choice([n for n in NUMBERS if n != m.group(1)])
-    return replace_at(body, m, 1, new), sig, "constant %s -> %s" % (m.group(1), new)
+    return substitute(body, sig, rng, r"(?<![\w.])(\d+)(?![\w.])", NUMBERS, "constant %s -> %s")
 
 
 def mutate_axis(body, sig, rng):
-    found = sites(r"axis=(-?\d+|None)", body)
-    if not found:
-        return None
-    m = rng.choice(found)
-    new = rng.choice([a for a in ["0", "1", "2", "-1", "-2", "None"] if a != m.group(1)])
-    return replace_at(body, m, 1, new), sig, "axis=%s -> %s" % (m.group(1), new)
+    return substitute(body, sig, rng, r"axis=(-?\d+|None)", ["0", "1", "2", "-1", "-2", "None"], "axis=%s -> %s")
 
 
 def mutate_broadcast(body, sig, rng):
-    found = sites(r"(\[:, None\]|\[None, :\]|\[None, None, :\]|\[:, None, None\])", body)
-    if not found:
-        return None
-    m = rng.choice(found)
-    new = rng.choice([b for b in ["[:, None]", "[None, :]", "[None, None, :]", "[:, None, None]", "[None]"] if b != m.group(1)])
-    return replace_at(body, m, 1, new), sig, "index %s -> %s" % (m.group(1), new)
+    return substitute(body, sig, rng, r"(\[:, None\]|\[None, :\]|\[None, None, :\]|\[:, None, None\])",
+                      ["[:, None]", "[None, :]", "[None, None, :]", "[:, None, None]", "[None]"], "index %s -> %s")
 
 
 def mutate_function(body, sig, rng):

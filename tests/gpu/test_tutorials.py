@@ -200,15 +200,15 @@ def test_attention(k):
     cases = [(d, causal, 64, f"attn_d{d}" + ("_causal" if causal else "")) for d in (64, 128) for causal in (True, False)]
     cases += [(128, causal, 128, "attn_d128_m128" + ("_causal" if causal else "")) for causal in (True, False)]
     for d, causal, block_m, sym in cases:
-            for z, h, n in ((2, 3, 256), (1, 2, 384)):
-                q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
-                kk = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
-                v = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
-                sm_scale = 0.5 / d ** 0.5 * 2
-                out, m = run_attention(k, sym, q, kk, v, sm_scale, block_m)
-                ref, lse = attention_ref(q, kk, v, causal, sm_scale)
-                check(f"attention d={d} causal={causal} BLOCK_M={block_m} {z}x{h}x{n}", out, ref, 1e-2, 1e-2)
-                check(f"attention d={d} causal={causal} BLOCK_M={block_m} {z}x{h}x{n} M", m.view(z, h, n), lse, 1e-3, 1e-3)
+        for z, h, n in ((2, 3, 256), (1, 2, 384)):
+            q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+            kk = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+            v = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
+            sm_scale = 0.5 / d ** 0.5 * 2
+            out, m = run_attention(k, sym, q, kk, v, sm_scale, block_m)
+            ref, lse = attention_ref(q, kk, v, causal, sm_scale)
+            check(f"attention d={d} causal={causal} BLOCK_M={block_m} {z}x{h}x{n}", out, ref, 1e-2, 1e-2)
+            check(f"attention d={d} causal={causal} BLOCK_M={block_m} {z}x{h}x{n} M", m.view(z, h, n), lse, 1e-3, 1e-3)
 
 
 def test_specialization(k):

@@ -19,6 +19,7 @@
 #include "transforms/cuda/Passes.h"
 
 #include "ir/KernelSettings.h"
+#include "transforms/cuda/LayoutChoices.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -31,9 +32,6 @@ using namespace mlir;
 
 namespace {
 
-// wgmma's instruction widths along N.
-bool isWgmmaWidth(int64_t n) { return n == 16 || n == 32 || n == 64 || n == 128 || n == 256; }
-
 // Whether the library puts this ring as a wgmma operand in shared memory (kWgmmaLayout of
 // SharedMma16Operand): A rows of 64 or 32 elements along K; B rows of 64-element blocks
 // along its contiguous dimension.
@@ -42,7 +40,7 @@ bool wgmmaReadable(gpu::OperandRingType ring) {
   auto staged = dyn_cast<gpu::BlockedLayoutAttr>(ring.getStaged().getEncoding());
   if (!staged) return false;
   ArrayRef<int64_t> shape = ring.getStaged().getShape();  // [M, K] for A, [K, N] for B
-  if (operand.getOpIdx() == 0) return shape[1] % 64 == 0 || shape[1] == 32;
+  if (operand.getOpIdx() == 0) return wgmmaReadableA(shape[1]);
   const bool kContiguous = staged.getOrder()[0] == 0;
   return kContiguous ? shape[0] % 64 == 0 : shape[1] % 64 == 0;
 }

@@ -35,10 +35,14 @@ bool warpgroupShaped(ir::DotOp dot, unsigned numWarps, const TargetInfo &target)
   if (!a.getElementType().isF16() && !a.getElementType().isBF16()) return false;
   if (!type.getElementType().isF32()) return false;
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-  return m % (16 * numWarps) == 0 && (n == 16 || n == 32 || n == 64 || n == 128 || n == 256);
+  return m % (16 * numWarps) == 0 && isWgmmaWidth(n);
 }
 
 }  // namespace
+
+bool isWgmmaWidth(int64_t n) { return n == 16 || n == 32 || n == 64 || n == 128 || n == 256; }
+
+bool wgmmaReadableA(int64_t k) { return k % 64 == 0 || k == 32; }
 
 bool isChainedDot(ir::DotOp dot) {
   if (dotFedThroughA(dot.getResult())) return true;

@@ -24,6 +24,13 @@ bool isChainedDot(ir::DotOp dot);
 // per warp (as Triton does).
 MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target);
 
+// wgmma's instruction widths along N (wgmma_width in dot.cuh).
+bool isWgmmaWidth(int64_t n);
+// Whether wgmma reads an A operand of `k` 16-bit elements along K from shared memory
+// (SharedMma16Operand's kWgmmaLayout in dot.cuh: the 128-byte swizzle of rows of multiples of
+// 64 elements, or the 64-byte one of 32).
+bool wgmmaReadableA(int64_t k);
+
 // A coalesced access of `ptrType` tiles: dimensions fastest first, and how many consecutive
 // elements each thread takes along the first.
 struct Coalescing {

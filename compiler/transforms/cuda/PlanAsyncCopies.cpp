@@ -14,7 +14,7 @@
 // wgmma reads it from there. Held in registers it takes M x K / 2 / threads of them for the
 // whole loop (64 at 128 x 128 on four warps), beside the dots' fp32 results. Measured on
 // the attention sweep (H200): from shared memory, 128x64 tiles at d = 128 on four warps
-// (registers spilled) ran 238 -> 333 TFLOP/s, but every config whose registers fit lost
+// (registers spilled) ran 238 -> 331 TFLOP/s, but every config whose registers fit lost
 // 2-11%, so registers stay the rule.
 //
 // Layouts do not exist yet: the vector width and the dot's warps are predicted with the
@@ -111,7 +111,7 @@ class AsyncCopyPlanner {
       if (!b || !gpu::isAsyncCopy(b) || !cast<RankedTensorType>(dot.getType()).getElementType().isF32()) return false;
       MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
       int64_t k = type.getShape()[1], n = cast<RankedTensorType>(dot.getType()).getShape()[1];
-      if (w.n != 1 || w.m % 4 || !(n == 16 || n == 32 || n == 64 || n == 128 || n == 256) || !(k % 64 == 0 || k == 32)) return false;
+      if (w.n != 1 || w.m % 4 || !isWgmmaWidth(n) || !wgmmaReadableA(k)) return false;
       if (!fillsFragments(dot, 0, type)) return false;
       tight = tight || !fragmentFits(loop, type);
     }
