@@ -1,5 +1,7 @@
 """What the sweep benchmarks share: building a directory of generated kernels with nvcc
-(bench/gen_sweep.sh made them) into one library, and the sweep's summary line."""
+(bench/gen_sweep.sh made them) into one library, and the sweep's summary line. Extra nvcc
+options come first from the environment's TLE_NVCC_FLAGS (a -D, or an -I of another tree's
+device library to time the same kernels against it)."""
 import concurrent.futures
 import glob
 import math
@@ -15,10 +17,11 @@ def build(out):
     if os.path.exists(lib):
         return
     nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+    extra = os.environ.get("TLE_NVCC_FLAGS", "").split()
 
     def one(src):
-        return subprocess.run([nvcc, "-std=c++17", "-O3", "-arch=sm_90a", "-Xcompiler", "-fPIC", "-I" + ROOT + "/stdlib/include",
-                               "-I" + ROOT + "/runtime/include", "-c", src, "-o", src[:-3] + ".o"], capture_output=True, text=True)
+        return subprocess.run([nvcc, "-std=c++17", "-O3", "-arch=sm_90a", "-Xcompiler", "-fPIC"] + extra +
+                              ["-I" + ROOT + "/stdlib/include", "-I" + ROOT + "/runtime/include", "-c", src, "-o", src[:-3] + ".o"], capture_output=True, text=True)
     sources = sorted(glob.glob(os.path.join(out, "gen", "*.cu")))
     with concurrent.futures.ThreadPoolExecutor(16) as pool:
         for src, p in zip(sources, pool.map(one, sources)):

@@ -11,7 +11,9 @@
 // The pointers and masks ahead are the load's own address computation cloned with the
 // induction variable advanced and the carried values advanced as many times (the loop's
 // pure updates of them, cloned over what it yields); pure address updates that the source
-// writes after the dot are moved up to feed it. Depth is the loop's tle_gpu.async_depth when
+// writes after the dot are moved up to feed it. Where the carried values serve those
+// addresses alone and every load goes `depth` ahead, the loop carries them `depth`
+// iterations ahead instead and loads at them directly, as Triton's pipeliner does. Depth is the loop's tle_gpu.async_depth when
 // every such tile goes to shared memory asynchronously (tle-plan-async-copies), and 1
 // otherwise: a tile in registers costs registers for every iteration it waits; the loop then
 // carries `depth` tiles per load. Loops whose num_stages (tl.range(num_stages=) or
@@ -87,6 +89,35 @@ LogicalResult addressSlice(Operation *root, Block *body, llvm::SetVector<Operati
   SmallVector<Operation *> ordered = inBlockOrder(slice);
   slice = llvm::SetVector<Operation *>(ordered.begin(), ordered.end());
   return success();
+}
+
+// Do the carried values `state` (iter_arg numbers) serve only the addresses of `loads` and
+// their own updates? Everything computed from them inside the loop must end in those loads
+// or in the values the loop yields for them, and the loop's results for them are unused.
+bool servesLoadsOnly(scf::ForOp loop, const llvm::SetVector<unsigned> &state, ArrayRef<Operation *> loads) {
+  Block *body = loop.getBody();
+  Operation *yield = body->getTerminator();
+  SmallVector<Value> work;
+  for (unsigned i : state) {
+    if (!loop.getResult(i).use_empty()) return false;
+    work.push_back(loop.getRegionIterArgs()[i]);
+  }
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second) continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == yield) {
+        if (!state.contains(use.getOperandNumber())) return false;
+        continue;
+      }
+      if (llvm::is_contained(loads, user)) continue;
+      if (user->getBlock() != body || !isMovable(user)) return false;
+      work.append(user->getResults().begin(), user->getResults().end());
+    }
+  }
+  return true;
 }
 
 int64_t bytesPerThread(Operation *load, int64_t threads) {
@@ -232,6 +263,18 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       for (int64_t d = 0; d < depths[l]; ++d) prologue.push_back(prologueByDepth[d][l]);
     }
 
+    // Where the carried addresses serve the loads alone, the loop carries them `depth`
+    // iterations ahead instead (their initial values advanced past the prologue): each
+    // iteration then advances each address once, where cloning the updates would compute
+    // the address of i + depth from that of i beside it (twice the arithmetic, and nvcc
+    // copies the carried registers every iteration).
+    const bool shifted = depth > 1 && llvm::all_equal(depths) && servesLoadsOnly(loop, state, loads);
+    SmallVector<Value> shiftedInits;
+    if (shifted) {
+      IRMapping ahead = advance(b, state0, ivPlus(b, loop.getLowerBound(), depth - 1));
+      for (unsigned i : state) shiftedInits.push_back(ahead.lookup(loop.getRegionIterArgs()[i]));
+    }
+
     IRRewriter rewriter(loop.getContext());
     auto newLoop = loop.replaceWithAdditionalYields(
         rewriter, prologue, /*replaceInitOperandUsesInLoop=*/false,
@@ -239,8 +282,13 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
           // Iteration i+depth's tiles, requested before this iteration's dot.
           yb.setInsertionPoint(insertionPoint);
           SmallVector<IRMapping> ahead(depth + 1);  // ahead[d]: the state of iteration i+d
-          for (unsigned i : state) ahead[1].map(loop.getRegionIterArgs()[i], yield.getOperand(i));
-          for (int64_t d = 1; d < depth; ++d) ahead[d + 1] = advance(yb, ahead[d], ivPlus(yb, loop.getInductionVar(), d));
+          if (shifted) {
+            for (unsigned i : state) ahead[depth].map(loop.getRegionIterArgs()[i], loop.getRegionIterArgs()[i]);
+          } else {
+            for (unsigned i : state) ahead[1].map(loop.getRegionIterArgs()[i], yield.getOperand(i));
+            for (int64_t d = 1; d < depth; ++d)
+              ahead[d + 1] = advance(yb, ahead[d], ivPlus(yb, loop.getInductionVar(), d));
+          }
           llvm::DenseMap<int64_t, std::pair<Value, Value>> nextAt;  // depth -> (its iteration, whether it exists)
           SmallVector<Value> yielded;
           for (auto [l, load, slice] : llvm::enumerate(loads, slices)) {
@@ -260,6 +308,10 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
           return yielded;
         });
     if (failed(newLoop)) return;
+    if (shifted) {
+      auto forOp = cast<scf::ForOp>(newLoop->getOperation());
+      for (auto [i, init] : llvm::zip(state, shiftedInits)) forOp.getInitArgsMutable()[i].assign(init);
+    }
     // The in-loop loads and whatever only computed their addresses are gone.
     for (Operation *load : loads) load->erase();
     llvm::SetVector<Operation *> addressOps;

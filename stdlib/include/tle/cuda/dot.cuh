@@ -355,8 +355,7 @@ TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned c
       }
       __pipeline_memcpy_async(chunk, ptrs.v[r], 16);
     } else {
-      const bool valid = mask == nullptr || mask->v[r];
-      __pipeline_memcpy_async(chunk, ptrs.v[r], 16, valid ? 0 : 16);
+      copy_async_zero_fill<16>(chunk, ptrs.v[r], mask == nullptr || mask->v[r]);
     }
   });
   __pipeline_commit();

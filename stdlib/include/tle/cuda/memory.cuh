@@ -222,6 +222,21 @@ TLE_DEVICE void store(P ptr, pointee_t<P> value, bool mask = true) {
 }
 
 // ---- asynchronous loads (tle.load(is_async=True)) ------------------------------------------
+// One cp.async of Bytes (4, 8 or 16) from global to shared memory, or Bytes zeros where
+// `valid` is false (nothing is read then). The source size as a register makes this one
+// instruction; __pipeline_memcpy_async with a zero-fill size compiles to two predicated
+// copies per chunk, and CCCL's cuda::ptx has no wrapper for the non-bulk cp.async. No
+// memory clobber: the commit, the wait and the barrier order the copy with the rest.
+template <int Bytes>
+TLE_DEVICE void copy_async_zero_fill(void *shared, const void *global, bool valid) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  const auto dst = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
+  if constexpr (Bytes == 16)  // .cg (L2 only) exists for 16 bytes alone
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(global), "r"(valid ? 16 : 0));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst), "l"(global), "n"(Bytes), "r"(valid ? Bytes : 0));
+}
+
 // The thread's index among the tile's threads (a partition of a warp-specialized kernel
 // starts at a multiple of its size, so the low bits are its own index).
 template <class TileT>
@@ -241,7 +256,7 @@ TLE_DEVICE void async_load(const Tile<P, L, S...> &ptrs, const M *mask, unsigned
     constexpr int r = decltype(g)::value * Vec;
     bool valid = true;
     if constexpr (!is_no_mask<M>::value) valid = mask->v[r];
-    __pipeline_memcpy_async(mine + r, ptrs.v[r], Vec * sizeof(T), valid ? 0 : Vec * sizeof(T));
+    copy_async_zero_fill<Vec * sizeof(T)>(mine + r, ptrs.v[r], valid);
   });
   __pipeline_commit();
 }
