@@ -1,7 +1,8 @@
 // Multi-GPU tests and benchmarks of samples/distributed/collectives.tle on tlec's distributed
 // runtime, one thread per GPU of this process (ncclCommInitAll), against NCCL's own
 // collectives and cuBLAS. Build: scripts/gpu-dist-build.sh. Run: test_distributed [--bench]
-// [--ranks N]. Exit status 0 only when every check passed on every rank.
+// [--ranks N] [--timeout SECONDS (600)]. Exit status 0 only when every check passed on every
+// rank; a rank that cannot go on stops the run (1), and so does the timeout (124).
 #include "tle/distributed.h"
 
 #include "ag_gemm_128x128.h"
@@ -25,9 +26,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -72,12 +75,21 @@ void report(int rank, bool ok, const std::string &what) {
   std::fflush(stdout);
 }
 
+// A rank that cannot go on stops the whole run: its peer would otherwise wait for it forever
+// (at the host barrier, in a collective or in an in-kernel barrier).
+[[noreturn]] void stopRun(int rank) {
+  std::lock_guard<std::mutex> lock(gPrint);
+  std::printf("FAILED: rank %d cannot go on; stopping the run (%d failure(s))\n", rank, gFailures.load());
+  std::fflush(stdout);
+  std::_Exit(1);
+}
+
 #define CHECK_CUDA(x)                                                                                  \
   do {                                                                                                  \
     cudaError_t e_ = (x);                                                                               \
     if (e_ != cudaSuccess) {                                                                            \
       report(rank, false, std::string(#x) + ": " + cudaGetErrorString(e_));                             \
-      return;                                                                                           \
+      stopRun(rank);                                                                                    \
     }                                                                                                   \
   } while (0)
 #define CHECK_TLE(x)                                                                                   \
@@ -85,7 +97,7 @@ void report(int rank, bool ok, const std::string &what) {
     tleStatus s_ = (x);                                                                                 \
     if (s_ != TLE_SUCCESS) {                                                                            \
       report(rank, false, std::string(#x) + ": " + tleStatusName(s_) + (s_ > 0 ? std::string(": ") + cudaGetErrorString(static_cast<cudaError_t>(s_)) : "")); \
-      return;                                                                                           \
+      stopRun(rank);                                                                                    \
     }                                                                                                   \
   } while (0)
 #define CHECK_NCCL(x)                                                                                  \
@@ -93,7 +105,7 @@ void report(int rank, bool ok, const std::string &what) {
     ncclResult_t r_ = (x);                                                                              \
     if (r_ != ncclSuccess) {                                                                            \
       report(rank, false, std::string(#x) + ": " + ncclGetErrorString(r_));                             \
-      return;                                                                                           \
+      stopRun(rank);                                                                                    \
     }                                                                                                   \
   } while (0)
 
@@ -457,7 +469,10 @@ void runRank(int rank, ncclComm_t comm) {
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cublasHandle_t blas;
-  if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return report(rank, false, "cublasCreate");
+  if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
+    report(rank, false, "cublasCreate");
+    stopRun(rank);
+  }
   tleDistContext *ctx = nullptr;
   const size_t heap = gBench ? (size_t(3) << 29) : (size_t(256) << 20);
   CHECK_TLE(tleDistCreate(comm, heap, 0, &ctx));
@@ -485,14 +500,25 @@ int main(int argc, char **argv) {
     return 77;
   }
   gRanks = devices;
+  int timeoutSeconds = 600;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--bench")) gBench = true;
     else if (!std::strcmp(argv[i], "--ranks") && i + 1 < argc) gRanks = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--timeout") && i + 1 < argc) timeoutSeconds = std::atoi(argv[++i]);
   }
   if (gRanks < 1 || gRanks > devices || gRanks > 2) {
     std::printf("FAIL --ranks must be 1..min(2, %d GPUs)\n", devices);
     return 2;
   }
+  // A peer that never arrives (a lost signal, a kernel spinning on a barrier) fails the run
+  // after --timeout seconds instead of hanging it.
+  std::thread([timeoutSeconds] {
+    std::this_thread::sleep_for(std::chrono::seconds(timeoutSeconds));
+    std::lock_guard<std::mutex> lock(gPrint);
+    std::printf("FAILED: no result after %d s (--timeout); a rank is waiting for its peer\n", timeoutSeconds);
+    std::fflush(stdout);
+    std::_Exit(124);
+  }).detach();
   std::vector<ncclComm_t> comms(gRanks);
   std::vector<int> ids(gRanks);
   for (int i = 0; i < gRanks; ++i) ids[i] = i;
