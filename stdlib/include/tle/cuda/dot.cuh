@@ -612,7 +612,7 @@ TLE_DEVICE void wait_dots_in_flight(Tiles &...accumulators) {
 #if TLE_HAS_WGMMA
   wgmma::wait_all();
   auto pin_all = [](auto &tile) {
-    TLE_UNROLL for (int i = 0; i < std::remove_reference_t<decltype(tile)>::kRegs; ++i) wgmma::pin(tile.v[i]);
+    TLE_UNROLL for (int i = 0; i < tile.kRegs; ++i) wgmma::pin(tile.v[i]);  // no <type_traits> under NVRTC
   };
   (pin_all(accumulators), ...);
 #else
