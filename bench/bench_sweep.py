@@ -6,17 +6,9 @@ Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
 bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
 Usage: bench/bench_sweep.py [--build build-gpu/sweep]"""
 import argparse
-import math
 import os
-import re
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..")
-sys.path.insert(0, os.path.join(ROOT, "tests", "gpu"))
-sys.path.insert(0, HERE)
-
-from sweep_common import build, summarize  # noqa: E402
+from sweep_common import build, matmul_launchers, summarize
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 1024, 4096), (1024, 1024, 16384)]
 
@@ -45,20 +37,16 @@ def main():
             ref = torch.matmul(a, b)
             t_cublas = bench(lambda: torch.matmul(a, b))
             for sym in sorted(s for s in kernels if s.startswith("mm_" + dt_name)):
-                bm, bn, bk, stages, warps = (int(x) for x in re.match(r"mm_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
-                grid = (math.ceil(m / bm) * math.ceil(n / bn),)
-                strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+                run_tlec, run_triton = matmul_launchers(kernels, tri, sym, a, b, c)
                 c.fill_(float("nan"))
-                kernels[sym](grid, a, b, c, m, n, k, *strides)
+                run_tlec()
                 err = (c.float() - ref.float()).abs().max().item()
                 scale = ref.float().abs().max().item()
                 if not err <= 2e-2 * scale:
                     print(f"FAIL  {sym} {m}x{n}x{k}: max error {err:.3g} (scale {scale:.3g})")
                     continue
-                t_tlec = bench(lambda: kernels[sym](grid, a, b, c, m, n, k, *strides))
-                t_tri = bench(lambda: tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
-                                                                  BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, ACTIVATION="",
-                                                                  num_warps=warps, num_stages=stages))
+                t_tlec = bench(run_tlec)
+                t_tri = bench(run_triton)
                 ratio = t_tri / t_tlec
                 ratios.append(ratio)
                 print(f"{sym[3:]:30s} {f'{m}x{n}x{k}':>18s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} "

@@ -8,16 +8,9 @@ and shape, so that a profiler can compare them, e.g. on the device machine:
 (tlec's kernels are named after the sweep's symbols, Triton's `matmul_kernel`: -k regex:matmul
 with --side triton). Each kernel runs twice; prints nothing of its own."""
 import argparse
-import math
 import os
-import re
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "gpu"))
-sys.path.insert(0, HERE)
-
-from sweep_common import build  # noqa: E402
+from sweep_common import build, matmul_launchers
 
 
 def main():
@@ -39,14 +32,11 @@ def main():
         a = torch.randn(m, k, device="cuda", dtype=dt)
         b = torch.randn(k, n, device="cuda", dtype=dt)
         c = torch.empty(m, n, device="cuda", dtype=dt)
-        bm, bn, bk, stages, warps = (int(x) for x in re.match(r"mm_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
-        grid = (math.ceil(m / bm) * math.ceil(n / bn),)
-        strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+        run_tlec, run_triton = matmul_launchers(kernels, tri, sym, a, b, c)
         for _ in range(2 if args.side != "triton" else 0):
-            kernels[sym](grid, a, b, c, m, n, k, *strides)
+            run_tlec()
         for _ in range(2 if args.side != "tlec" else 0):
-            tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
-                                       GROUP_SIZE_M=8, ACTIVATION="", num_warps=warps, num_stages=stages)
+            run_triton()
         torch.cuda.synchronize()
 
 

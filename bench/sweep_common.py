@@ -6,10 +6,12 @@ import concurrent.futures
 import glob
 import math
 import os
+import re
 import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "tests", "gpu"))  # tlec_kernels
 
 
 def build(out):
@@ -37,3 +39,20 @@ def summarize(ratios):
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
     print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
           f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
+
+
+def matmul_launchers(kernels, tri, sym, a, b, c):
+    """tlec's and Triton's launch of matmul sweep kernel `sym` (mm_<dtype>_<BM>x<BN>x<BK>_s<stages>_w<warps>,
+    Triton tutorial 03's kernel with that config) computing c = a @ b, as two callables."""
+    bm, bn, bk, stages, warps = (int(x) for x in re.match(r"mm_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
+    (m, k), n = a.shape, b.shape[1]
+    grid = (math.ceil(m / bm) * math.ceil(n / bn),)
+    strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+
+    def tlec():
+        kernels[sym](grid, a, b, c, m, n, k, *strides)
+
+    def triton():
+        tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                                   GROUP_SIZE_M=8, ACTIVATION="", num_warps=warps, num_stages=stages)
+    return tlec, triton

@@ -13,7 +13,8 @@
 // pure updates of them, cloned over what it yields); pure address updates that the source
 // writes after the dot are moved up to feed it. Where the carried values serve those
 // addresses alone and every load goes `depth` ahead, the loop carries them `depth`
-// iterations ahead instead and loads at them directly, as Triton's pipeliner does. Depth is the loop's tle_gpu.async_depth when
+// iterations ahead instead and loads at them directly, as Triton's pipeliner does. Depth
+// is the loop's tle_gpu.async_depth when
 // every such tile goes to shared memory asynchronously (tle-plan-async-copies), and 1
 // otherwise: a tile in registers costs registers for every iteration it waits; the loop then
 // carries `depth` tiles per load. Loops whose num_stages (tl.range(num_stages=) or
@@ -282,9 +283,9 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
           // Iteration i+depth's tiles, requested before this iteration's dot.
           yb.setInsertionPoint(insertionPoint);
           SmallVector<IRMapping> ahead(depth + 1);  // ahead[d]: the state of iteration i+d
-          if (shifted) {
-            for (unsigned i : state) ahead[depth].map(loop.getRegionIterArgs()[i], loop.getRegionIterArgs()[i]);
-          } else {
+          // Shifted, the carried values are the state of i+depth themselves: ahead[depth]
+          // stays empty (an unmapped value clones to itself).
+          if (!shifted) {
             for (unsigned i : state) ahead[1].map(loop.getRegionIterArgs()[i], yield.getOperand(i));
             for (int64_t d = 1; d < depth; ++d)
               ahead[d + 1] = advance(yb, ahead[d], ivPlus(yb, loop.getInductionVar(), d));
