@@ -510,6 +510,10 @@ int main(int argc, char **argv) {
     std::printf("FAIL --ranks must be 1..min(2, %d GPUs)\n", devices);
     return 2;
   }
+  if (timeoutSeconds < 1) {
+    std::printf("FAIL --timeout must be a whole number of seconds, at least 1\n");
+    return 2;
+  }
   // A peer that never arrives (a lost signal, a kernel spinning on a barrier) fails the run
   // after --timeout seconds instead of hanging it.
   std::thread([timeoutSeconds] {
