@@ -30,11 +30,14 @@ def Tle_SliceLayout : Tle_Attr<"SliceLayout", "slice"> {
   let assemblyFormat = "`<` $dim `,` $parent `>`";
 }
 
-// The accumulator of mma.sync (m16n8) with warpsM x warpsN warps.
+// The accumulator of mma.sync (m16n8) with warpsM x warpsN warps. `groupN` 0: the warps
+// along N interleave 8-column tiles. `groupN` > 0 (wgmma with warpgroups along N): the four
+// warps of a warpgroup run along M and each warpgroup along N owns blocks of `groupN`
+// consecutive columns (tle::Mma in layout.cuh).
 def Tle_MmaLayout : Tle_Attr<"MmaLayout", "mma"> {
   let summary = "the mma.sync accumulator layout";
-  let parameters = (ins "unsigned":$warpsM, "unsigned":$warpsN);
-  let assemblyFormat = "`<` $warpsM `,` $warpsN `>`";
+  let parameters = (ins "unsigned":$warpsM, "unsigned":$warpsN, DefaultValuedParameter<"unsigned", "0">:$groupN);
+  let assemblyFormat = "`<` $warpsM `,` $warpsN (`,` $groupN^)? `>`";
 }
 
 // An operand of mma.sync: `opIdx` 0 is A (M x K), 1 is B (K x N); `parent` is the

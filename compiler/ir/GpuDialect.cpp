@@ -251,7 +251,8 @@ LogicalResult AsyncCopyOp::verify() {
   auto ptr = cast<ir::PointerType>(getPtr().getType().getElementType());
   if (getPtr().getType().getShape() != staged.getShape() || ptr.getPointeeType() != staged.getElementType())
     return emitOpError("the pointers must have the ring's tile shape and element type");
-  if (getMask() && getMask().getType().getShape() != staged.getShape()) return emitOpError("the mask must have the tile's shape");
+  if (auto mask = dyn_cast_or_null<RankedTensorType>(getMask() ? getMask().getType() : Type()); mask && mask.getShape() != staged.getShape())
+    return emitOpError("the mask must have the tile's shape");
   if (auto slot = getSlot(); slot && static_cast<int64_t>(*slot) >= static_cast<int64_t>(getRing().getType().getSlots()))
     return emitOpError("slot ") << *slot << " is outside the ring's " << getRing().getType().getSlots() << " slots";
   if (auto behind = getSlotsBehind()) {

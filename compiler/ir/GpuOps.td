@@ -130,9 +130,10 @@ def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWri
     Into slot `slot` when it is given (the copies before the loop), else into the slot that
     the enclosing ring loop's iteration `slots_behind` back (default 1: the previous one)
     read. Masked-off chunks are zero-filled; tle_gpu.mask_per_element marks a mask that may
-    differ inside a 16-byte chunk.
+    differ inside a 16-byte chunk. A scalar mask covers the whole tile (a splat's).
   }];
-  let arguments = (ins TleGpu_OperandRingType:$ring, RankedTensorOf<[Tle_AnyPtr]>:$ptr, Optional<RankedTensorOf<[I1]>>:$mask,
+  let arguments = (ins TleGpu_OperandRingType:$ring, RankedTensorOf<[Tle_AnyPtr]>:$ptr,
+                       Optional<AnyTypeOf<[RankedTensorOf<[I1]>, I1]>>:$mask,
                        OptionalAttr<I32Attr>:$slot, OptionalAttr<I32Attr>:$slots_behind);
   let assemblyFormat = "$ptr (`mask` $mask^)? `into` $ring attr-dict `:` type($ptr) `,` type($ring) (`,` type($mask)^)?";
   let hasVerifier = 1;

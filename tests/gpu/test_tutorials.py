@@ -143,7 +143,8 @@ def test_matmul(k):
     # The large configurations (wgmma on sm_90a). Sizes are multiples of 16 (the :16 hints)
     # but not of the blocks; "kodd" has no hint on K and leading dimensions padded to 16.
     cases = [("mm_fp16_leaky_128", torch.float16, "leaky_relu", 128, 128), ("mm_fp16_128", torch.float16, "", 128, 128),
-             ("mm_bf16_128", torch.bfloat16, "", 128, 128), ("mm_fp16_64_w4", torch.float16, "", 64, 64)]
+             ("mm_bf16_128", torch.bfloat16, "", 128, 128), ("mm_fp16_64_w4", torch.float16, "", 64, 64),
+             ("mm_fp16_64x128_w8", torch.float16, "", 64, 128), ("mm_bf16_64x64_w8", torch.bfloat16, "", 64, 64)]
     for sym, dtype, activation, bm, bn in cases:
         for m, n, kk in ((1024, 512, 768), (400, 272, 208)):
             a = torch.randn(m, kk, device="cuda", dtype=dtype)
@@ -199,6 +200,7 @@ def test_attention(k):
     # BLOCK_M = 128 at d = 128 on 4 warps reads Q from shared memory (a resident operand).
     cases = [(d, causal, 64, f"attn_d{d}" + ("_causal" if causal else "")) for d in (64, 128) for causal in (True, False)]
     cases += [(128, causal, 128, "attn_d128_m128" + ("_causal" if causal else "")) for causal in (True, False)]
+    cases += [(64, False, 64, "attn_d64_w8"), (128, True, 64, "attn_d128_causal_w8")]  # 8 warps: warpgroups along N
     for d, causal, block_m, sym in cases:
         for z, h, n in ((2, 3, 256), (1, 2, 384)):
             q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)

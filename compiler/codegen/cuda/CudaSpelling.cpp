@@ -197,7 +197,8 @@ std::string TileSpelling::layout(Attribute layout) {
     return "tle::DotOperand<" + std::to_string(d.getOpIdx()) + ", " + this->layout(d.getParent()) + ", " + std::to_string(d.getBits()) +
            ">";
   if (auto m = dyn_cast<gpu::MmaLayoutAttr>(layout))
-    return "tle::Mma<" + std::to_string(m.getWarpsM()) + ", " + std::to_string(m.getWarpsN()) + ">";
+    return "tle::Mma<" + std::to_string(m.getWarpsM()) + ", " + std::to_string(m.getWarpsN()) +
+           (m.getGroupN() ? ", " + std::to_string(m.getGroupN()) : std::string()) + ">";
   throw Unsupported{"a tensor without a thread layout"};
 }
 

@@ -425,7 +425,8 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         std::string slot = c.getSlot() ? rings_.lookup(c.getRing()).first + " + " + std::to_string(*c.getSlot()) + " * " +
                                              rings_.lookup(c.getRing()).second
                                        : slotOf(c.getRing(), op, c.getSlotsBehind().value_or(1));
-        line() << "tle::copy_async_operand<" << type(ring.getOperand()) << (c.getMask() ? masking(op) : "") << ">(" << expr(c.getPtr())
+        const bool tileMask = c.getMask() && isa<RankedTensorType>(c.getMask().getType());
+        line() << "tle::copy_async_operand<" << type(ring.getOperand()) << (tileMask ? masking(op) : "") << ">(" << expr(c.getPtr())
                << (c.getMask() ? ", " + expr(c.getMask()) : "") << ", " << slot << ");\n";
       })
       .Case<gpu::AsyncWaitOp>([&](gpu::AsyncWaitOp w) {

@@ -260,7 +260,7 @@ class LayoutSolver {
       if (cast<RankedTensorType>(dot.getType()).getRank() != 2) continue;
       MmaWarps w = mmaWarpsFor(dot, warpsAt(dot), target_);
       Value root = find(dot.getResult());
-      if (!layout_.count(root)) layout_[root] = gpu::MmaLayoutAttr::get(f_.getContext(), w.m, w.n);
+      if (!layout_.count(root)) layout_[root] = gpu::MmaLayoutAttr::get(f_.getContext(), w.m, w.n, w.groupN);
     }
   }
 

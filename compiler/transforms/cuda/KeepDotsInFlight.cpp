@@ -42,7 +42,8 @@ bool wgmmaReadable(gpu::OperandRingType ring) {
   ArrayRef<int64_t> shape = ring.getStaged().getShape();  // [M, K] for A, [K, N] for B
   if (operand.getOpIdx() == 0) return wgmmaReadableA(shape[1]);
   const bool kContiguous = staged.getOrder()[0] == 0;
-  return kContiguous ? shape[0] % 64 == 0 : shape[1] % 64 == 0;
+  auto mma = cast<gpu::MmaLayoutAttr>(operand.getParent());
+  return kContiguous ? shape[0] % 64 == 0 : shape[1] % 64 == 0 && mma.getGroupN() % 64 == 0;
 }
 
 // Whether the library runs this dot on wgmma (use_wgmma in dot.cuh) with both operands in
@@ -52,8 +53,7 @@ bool runsOnWgmma(gpu::RingDotOp dot, const TargetInfo &target) {
   if (!target.has(Feature::Wgmma)) return false;
   auto acc = cast<RankedTensorType>(dot.getC().getType());
   auto mma = dyn_cast<gpu::MmaLayoutAttr>(acc.getEncoding());
-  if (!mma || !acc.getElementType().isF32() || mma.getWarpsN() != 1 || mma.getWarpsM() % 4) return false;
-  if (!isWgmmaWidth(acc.getShape()[1])) return false;
+  if (!mma || !acc.getElementType().isF32() || !wgmmaColumns(mmaWarpsOf(mma), acc.getShape()[1])) return false;
   auto a = dyn_cast<gpu::OperandRingType>(dot.getA().getType());
   return a && wgmmaReadable(a) && wgmmaReadable(dot.getB().getType());
 }

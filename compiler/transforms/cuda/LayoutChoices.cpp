@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace tle::cuda {
 
@@ -35,10 +36,42 @@ bool warpgroupShaped(ir::DotOp dot, unsigned numWarps, const TargetInfo &target)
   if (!a.getElementType().isF16() && !a.getElementType().isBF16()) return false;
   if (!type.getElementType().isF32()) return false;
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-  return m % (16 * numWarps) == 0 && isWgmmaWidth(n);
+  return m % (16 * numWarps) == 0 && wgmmaColumns(MmaWarps{numWarps, 1, 0}, n);
+}
+
+// With too few rows for every warpgroup along M (64 rows on 8 warps), the warpgroups along M
+// take what the rows allow and the others split N in blocks of whole instructions, as
+// Triton's MMAv3 does; mma.sync would otherwise take the dot.
+std::optional<MmaWarps> warpgroupsAlongN(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
+  if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return std::nullopt;
+  auto a = cast<RankedTensorType>(dot.getA().getType());
+  auto type = cast<RankedTensorType>(dot.getType());
+  if ((!a.getElementType().isF16() && !a.getElementType().isBF16()) || !type.getElementType().isF32()) return std::nullopt;
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  for (unsigned warpsM = numWarps / 2; warpsM >= 4; warpsM /= 2) {
+    if (m % (16 * warpsM) != 0) continue;
+    MmaWarps w{warpsM, numWarps / warpsM, static_cast<unsigned>(std::min<int64_t>(n / (numWarps / warpsM), 256))};
+    if (wgmmaColumns(w, n)) return w;
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
+
+MmaWarps mmaWarpsOf(gpu::MmaLayoutAttr layout) { return MmaWarps{layout.getWarpsM(), layout.getWarpsN(), layout.getGroupN()}; }
+
+bool wgmmaColumns(MmaWarps w, int64_t n) {
+  if (w.m % 4 != 0) return false;
+  if (w.groupN == 0) return w.n == 1 && (isWgmmaWidth(n) || n % 256 == 0);
+  return isWgmmaWidth(w.groupN) && n % (int64_t(w.groupN) * w.n) == 0;
+}
+
+bool fillsMmaFragments(MmaWarps w, unsigned opIdx, ArrayRef<int64_t> shape) {
+  if (shape[0] % 16 || shape[1] % 16) return false;
+  if (opIdx == 0) return shape[0] % (16 * w.m) == 0;
+  return w.groupN == 0 ? shape[1] % (8 * w.n) == 0 : shape[1] % (int64_t(w.groupN) * w.n) == 0;
+}
 
 bool isWgmmaWidth(int64_t n) { return n == 16 || n == 32 || n == 64 || n == 128 || n == 256; }
 
@@ -61,6 +94,8 @@ MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target)
   MmaWarps w;
   if (warpgroupShaped(dot, numWarps, target)) {
     w.m = numWarps;  // whole warpgroups along M: the dot can run on wgmma (dot.cuh)
+  } else if (std::optional<MmaWarps> split = warpgroupsAlongN(dot, numWarps, target)) {
+    return *split;
   } else if (isChainedDot(dot)) {
     // Then the first accumulator's registers are already the second dot's A fragments.
     w.m = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(numWarps, m / 16)));

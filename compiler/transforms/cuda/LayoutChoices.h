@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/Dialect.h"
+#include "ir/GpuDialect.h"
 #include "target/Target.h"
 #include "transforms/common/AxisInfo.h"
 
@@ -11,21 +12,31 @@
 
 namespace tle::cuda {
 
+// `groupN` 0: mma.sync's layout (warps along N interleave 8-column tiles); > 0: wgmma with
+// warpgroups along N, each owning blocks of `groupN` columns (#tle.mma's groupN).
 struct MmaWarps {
-  unsigned m = 1, n = 1;
+  unsigned m = 1, n = 1, groupN = 0;
 };
+MmaWarps mmaWarpsOf(gpu::MmaLayoutAttr layout);
 
 // Is `dot` part of a chain, its result flowing (through element-wise ops) into another
 // dot's A operand, or fed that way itself (attention's P = softmax(Q K^T) into P V)?
 bool isChainedDot(ir::DotOp dot);
 
 // The warps of a 2-D dot's accumulator along M and N: whole warpgroups along M where the
-// dot can run on wgmma, every warp along M in a chain, else split by the 16x8 tiles left
-// per warp (as Triton does).
+// dot can run on wgmma (and, when the rows are too few for all of them, warpgroups along N
+// as well), every warp along M in a chain, else split by the 16x8 tiles left per warp (as
+// Triton does).
 MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target);
 
 // wgmma's instruction widths along N (wgmma_width in dot.cuh).
 bool isWgmmaWidth(int64_t n);
+// Whether an accumulator `n` columns wide on `warps` can run on wgmma: whole warpgroups
+// along M, and each warpgroup's columns whole instructions (wgmma_columns in dot.cuh).
+bool wgmmaColumns(MmaWarps warps, int64_t n);
+// Whether a dot operand tile of `shape` gives every warp whole mma fragments
+// (is_mma16_operand in dot.cuh).
+bool fillsMmaFragments(MmaWarps warps, unsigned opIdx, llvm::ArrayRef<int64_t> shape);
 // Whether wgmma reads an A operand of `k` 16-bit elements along K from shared memory
 // (SharedMma16Operand's kWgmmaLayout in dot.cuh: the 128-byte swizzle of rows of multiples of
 // 64 elements, or the 64-byte one of 32).

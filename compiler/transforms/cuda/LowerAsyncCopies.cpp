@@ -26,6 +26,7 @@
 // fragments); a chain that misses one, or a loop whose operands disagree on the depth or
 // whose body copies would not all come before its conversions, stays in registers.
 #include "transforms/cuda/Passes.h"
+#include "transforms/cuda/LayoutChoices.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
@@ -55,9 +56,8 @@ struct Chain {
 // Whole mma.sync fragments (is_mma16_operand in tile.cuh).
 bool fillsFragments(RankedTensorType operand, gpu::DotOperandLayoutAttr layout) {
   auto mma = dyn_cast<gpu::MmaLayoutAttr>(layout.getParent());
-  ArrayRef<int64_t> shape = operand.getShape();
-  if (!mma || layout.getBits() != 16 || shape[0] % 16 || shape[1] % 16) return false;
-  return layout.getOpIdx() == 0 ? shape[0] % (16 * mma.getWarpsM()) == 0 : shape[1] % (8 * mma.getWarpsN()) == 0;
+  if (!mma || layout.getBits() != 16) return false;
+  return tle::cuda::fillsMmaFragments(tle::cuda::mmaWarpsOf(mma), layout.getOpIdx(), operand.getShape());
 }
 
 // The loads behind a dot operand conversion's source, if they form an async chain: the
@@ -108,12 +108,20 @@ Operation *first(const Range &ops) {
   return best;
 }
 
+// A copy of `load` into `ring`. The mask of a tile that is copied or not as a whole (a
+// splat, as the prefetched iterations' bound is) stays a scalar: the library then branches
+// once, instead of giving every chunk's copy its own source size.
+gpu::AsyncCopyOp createCopy(OpBuilder &b, ir::LoadOp load, Value ring, IntegerAttr slot) {
+  Value mask = load.getMask();
+  if (auto splat = mask ? mask.getDefiningOp<ir::SplatOp>() : ir::SplatOp()) mask = splat.getSrc();
+  auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), mask, slot, /*slots_behind=*/IntegerAttr());
+  if (mask && isa<RankedTensorType>(mask.getType()) && gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
+  return copy;
+}
+
 gpu::AsyncCopyOp copyFor(OpBuilder &b, ir::LoadOp load, Value ring, std::optional<int> slot) {
   b.setInsertionPoint(load);
-  auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), load.getMask(),
-                                         slot ? b.getI32IntegerAttr(*slot) : IntegerAttr(), /*slots_behind=*/IntegerAttr());
-  if (gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
-  return copy;
+  return createCopy(b, load, ring, slot ? b.getI32IntegerAttr(*slot) : IntegerAttr());
 }
 
 // A copy of `loop` without the iteration arguments `drop` (unused but by the yield).
@@ -263,8 +271,7 @@ class AsyncCopyLowering {
     b.setInsertionPointAfter(barrier);
     auto type = gpu::OperandRingType::get(f_.getContext(), 1, convert.getSrc().getType(), convert.getType());
     Value ring = b.create<gpu::OperandRingOp>(load.getLoc(), type, IntegerAttr());
-    auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), load.getMask(), b.getI32IntegerAttr(0), IntegerAttr());
-    if (gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
+    createCopy(b, load, ring, b.getI32IntegerAttr(0));
     for (OpOperand &use : llvm::make_early_inc_range(convert->getUses())) use.set(ring);
     convert.erase();
     load.erase();

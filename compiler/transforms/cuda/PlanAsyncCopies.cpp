@@ -111,7 +111,7 @@ class AsyncCopyPlanner {
       if (!b || !gpu::isAsyncCopy(b) || !cast<RankedTensorType>(dot.getType()).getElementType().isF32()) return false;
       MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
       int64_t k = type.getShape()[1], n = cast<RankedTensorType>(dot.getType()).getShape()[1];
-      if (w.n != 1 || w.m % 4 || !isWgmmaWidth(n) || !wgmmaReadableA(k)) return false;
+      if (!wgmmaColumns(w, n) || !wgmmaReadableA(k)) return false;
       if (!fillsFragments(dot, 0, type)) return false;
       tight = tight || !fragmentFits(loop, type);
     }
@@ -140,10 +140,7 @@ class AsyncCopyPlanner {
 
   // The tile covers whole mma.sync fragments of the warps the dot will have (is_mma16_operand).
   bool fillsFragments(ir::DotOp dot, unsigned opIdx, RankedTensorType type) {
-    ArrayRef<int64_t> shape = type.getShape();
-    if (shape[0] % 16 || shape[1] % 16) return false;
-    MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
-    return opIdx == 0 ? shape[0] % (16 * w.m) == 0 : shape[1] % (8 * w.n) == 0;
+    return fillsMmaFragments(mmaWarpsFor(dot, numWarps_, target_), opIdx, type.getShape());
   }
 
   func::FuncOp f_;

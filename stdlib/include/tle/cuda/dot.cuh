@@ -89,9 +89,28 @@ TLE_CONSTEXPR int working_warps() {
   return Warps < Extent / Unit ? Warps : Extent / Unit > 0 ? Extent / Unit : 1;
 }
 
-template <class T, int Op, int WM, int WN, int R, int C>
-struct is_mma16_operand<Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C>> {
-  static constexpr bool value = sizeof(T) == 2 && R % 16 == 0 && C % 16 == 0 && (Op == 0 ? R % (16 * working_warps<WM, R, 16>()) == 0 : C % (8 * working_warps<WN, C, 8>()) == 0);
+// Where a warp of an Mma<WM, WN, G> layout sits along M and N (layout.cuh: with G 0 the warps
+// along N come first, else the four warps of a warpgroup run along M), and the first column
+// of its 8-column instruction tile `tile` when kWN warps along N have work.
+template <int WM, int WN, int G>
+struct mma_warp {
+  TLE_DEVICE static int m() { return G == 0 ? warp_id() / WN % WM : warp_id() % WM; }
+  TLE_DEVICE static int n() { return G == 0 ? warp_id() % WN : warp_id() / WM % WN; }
+  template <int kWN>
+  TLE_DEVICE static int column(int warpN, int tile) {
+    if constexpr (G == 0) return 8 * warpN + 8 * kWN * tile;
+    else return 8 * (tile % (G / 8)) + G * warpN + G * WN * (tile / (G / 8));
+  }
+};
+// The tile's columns give every warp along N whole instruction tiles (for G > 0, whole blocks).
+template <int WN, int G, int C>
+TLE_CONSTEXPR bool fills_mma_columns() {
+  return G == 0 ? C % (8 * working_warps<WN, C, 8>()) == 0 : G % 8 == 0 && C % (G * WN) == 0;
+}
+
+template <class T, int Op, int WM, int WN, int G, int R, int C>
+struct is_mma16_operand<Tile<T, DotOperand<Op, Mma<WM, WN, G>, 16>, R, C>> {
+  static constexpr bool value = sizeof(T) == 2 && R % 16 == 0 && C % 16 == 0 && (Op == 0 ? R % (16 * working_warps<WM, R, 16>()) == 0 : fills_mma_columns<WN, G, C>());
 };
 
 // B arrives K-contiguous when it is a transposed view (attention's K^T): it is then kept
@@ -110,8 +129,8 @@ struct operand_staging {
 
 // A 16-bit mma operand goes in two steps with a barrier between: every thread stores its
 // part of the tile (stage), then reads its fragments with ldmatrix (fetch).
-template <class T, int Op, int WM, int WN, int R, int C, class Src>
-TLE_DEVICE void stage_mma16_operand(const Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &, const Src &src, Scratch scratch) {
+template <class T, int Op, int WM, int WN, int G, int R, int C, class Src>
+TLE_DEVICE void stage_mma16_operand(const Tile<T, DotOperand<Op, Mma<WM, WN, G>, 16>, R, C> &, const Src &src, Scratch scratch) {
   using Staging = operand_staging<Op, Src>;
   store_swizzled<Src, Staging::kRowDim, Staging::kCols>(src, reinterpret_cast<uint16_t *>(scratch.ptr));
 }
@@ -134,8 +153,8 @@ TLE_DEVICE void ldmatrix_x2(uint32_t *r, const uint16_t *p, bool trans) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(smem_address(p)));
 }
 
-// Operand Op of a dot on Mma<WM, WN>, as Src left it in shared memory (operand_staging), R x C.
-template <int Op, class Src, int WM, int WN, int R, int C>
+// Operand Op of a dot on Mma<WM, WN, G>, as Src left it in shared memory (operand_staging), R x C.
+template <int Op, class Src, int WM, int WN, int G, int R, int C>
 struct SharedMma16Operand {
   static constexpr bool kNMajorB = n_major_b<Op, Src>();
   static constexpr int kWM = working_warps<WM, Op == 0 ? R : 16 * WM, 16>(), kWN = working_warps<WN, Op == 1 ? C : 8 * WN, 8>();
@@ -146,7 +165,7 @@ struct SharedMma16Operand {
   // A (M x K): tile mi of step ki, a0..a7 in order, by one ldmatrix.x4.
   TLE_DEVICE void fragment_a(uint32_t *r, int mi, int ki) const {
     const int lane = lane_id(), matrix = lane >> 3;
-    const int warpM = (warp_id() / WN) % WM % kWM;
+    const int warpM = mma_warp<WM, WN, G>::m() % kWM;
     const int row = 16 * warpM + 16 * kWM * mi + (matrix & 1) * 8 + (lane & 7);
     const int col = 16 * ki + (matrix >> 1) * 8;
     ldmatrix_x4(r, &smem[Swizzle16<C, R>::offset(row, col)], false);
@@ -156,41 +175,41 @@ struct SharedMma16Operand {
   template <int Count>
   TLE_DEVICE void fragments_b(uint32_t *r, int ni, int ki) const {
     const int lane = lane_id(), matrix = lane >> 3;
-    const int warpN = warp_id() % WN % kWN;
-    const int tile = ni + (Count == 2 ? matrix >> 1 : 0);
+    const int warpN = mma_warp<WM, WN, G>::n() % kWN;
+    const int column = mma_warp<WM, WN, G>::template column<kWN>(warpN, ni + (Count == 2 ? matrix >> 1 : 0));
     const uint16_t *p;
     if constexpr (kNMajorB)
-      p = &smem[Swizzle16<R, C>::offset(8 * warpN + 8 * kWN * tile + (lane & 7), 16 * ki + (matrix & 1) * 8)];
+      p = &smem[Swizzle16<R, C>::offset(column + (lane & 7), 16 * ki + (matrix & 1) * 8)];
     else
-      p = &smem[Swizzle16<C, R>::offset(16 * ki + (matrix & 1) * 8 + (lane & 7), 8 * warpN + 8 * kWN * tile)];
+      p = &smem[Swizzle16<C, R>::offset(16 * ki + (matrix & 1) * 8 + (lane & 7), column)];
     if constexpr (Count == 2) ldmatrix_x4(r, p, !kNMajorB);
     else ldmatrix_x2(r, p, !kNMajorB);
   }
 
-  // For wgmma (warps along M only, WN == 1): B must be 128-byte swizzled, i.e. rows of
-  // 64-element blocks along its contiguous dimension (K or N); A, K-major, may also have
-  // rows of 32 elements (the 64-byte swizzle; 16-element rows would be the 32-byte one,
-  // not yet run on a GPU, so they stay on mma.sync).
+  // For wgmma: B must be 128-byte swizzled, i.e. rows of 64-element blocks along its
+  // contiguous dimension (K or N), and with N contiguous each warpgroup's columns must start
+  // a block; A, K-major, may also have rows of 32 elements (the 64-byte swizzle; 16-element
+  // rows would be the 32-byte one, not yet run on a GPU, so they stay on mma.sync).
   static constexpr int kASwizzleBytes = C % 64 == 0 ? 128 : C * 2;
-  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 : C % 64 == 0;
+  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 : C % 64 == 0 && G % 64 == 0;
   static constexpr bool kTransposedB = Op == 1 && !kNMajorB;  // N contiguous ("MN-major")
   // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki; 8-row groups one
   // swizzle atom (8 rows) apart.
   TLE_DEVICE uint64_t descriptor_a(int mi, int ki) const {
-    const int row = 64 * (warp_id() / 4 % (WM / 4 > 0 ? WM / 4 : 1)) + 16 * WM * mi;  // the warpgroup within the tile's warps
+    const int row = 64 * (mma_warp<WM, WN, G>::m() / 4) + 16 * WM * mi;  // the warpgroup within the tile's warps
     return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(row, 16 * ki)]), 16, 8 * kASwizzleBytes, kASwizzleBytes);
   }
-  // B: all N columns of k16 step ki. K-major: 8-row groups 1024 bytes apart; N-major also
-  // 64-column blocks R * 128 bytes apart.
-  TLE_DEVICE uint64_t descriptor_b(int ki) const {
-    if constexpr (kNMajorB) return wgmma::descriptor(smem_address(&smem[Swizzle16<R, C>::offset(0, 16 * ki)]), 16, 1024);
-    else return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(16 * ki, 0)]), R * 128, 1024);
+  // B: the columns from `column` on of k16 step ki (as many as the instruction is wide).
+  // K-major: 8-row groups 1024 bytes apart; N-major also 64-column blocks R * 128 bytes apart.
+  TLE_DEVICE uint64_t descriptor_b(int ki, int column) const {
+    if constexpr (kNMajorB) return wgmma::descriptor(smem_address(&smem[Swizzle16<R, C>::offset(column, 16 * ki)]), 16, 1024);
+    else return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(16 * ki, column)]), R * 128, 1024);
   }
 };
 
-template <class Src, class T, int Op, int WM, int WN, int R, int C>
-TLE_DEVICE void fetch_mma16_operand(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const unsigned char *scratch) {
-  const SharedMma16Operand<Op, Src, WM, WN, R, C> operand{reinterpret_cast<const uint16_t *>(scratch)};
+template <class Src, class T, int Op, int WM, int WN, int G, int R, int C>
+TLE_DEVICE void fetch_mma16_operand(Tile<T, DotOperand<Op, Mma<WM, WN, G>, 16>, R, C> &dst, const unsigned char *scratch) {
+  const SharedMma16Operand<Op, Src, WM, WN, G, R, C> operand{reinterpret_cast<const uint16_t *>(scratch)};
   constexpr int numTiles = operand.kTiles, numK = operand.kSteps;
   TLE_UNROLL for (int t = 0; t < numTiles; ++t) {
     TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {
@@ -206,8 +225,8 @@ TLE_DEVICE void fetch_mma16_operand(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, 
   }
 }
 
-template <class T, int Op, int WM, int WN, int R, int C, class Src>
-TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN>, 16>, R, C> &dst, const Src &src,
+template <class T, int Op, int WM, int WN, int G, int R, int C, class Src>
+TLE_DEVICE void load_mma16_operand_into(Tile<T, DotOperand<Op, Mma<WM, WN, G>, 16>, R, C> &dst, const Src &src,
                                         Scratch scratch) {
   stage_mma16_operand(dst, src, scratch);
   scratch.group.sync();
@@ -338,7 +357,14 @@ TLE_DEVICE D convert_dot_operand_once(const S &src, Scratch scratch, unsigned ch
 // differ inside a chunk (Masking::element), a mixed chunk is read element by element with
 // ordinary loads and stored to the slot directly: the barrier before the slot is read makes
 // those stores visible as well.
-template <class Dst, Masking Mk, class P, class M>
+// One operand's copy into `slot`; masked-off chunks are zero-filled. With a mask that may
+// differ inside a chunk (Masking::element), a mixed chunk is read element by element with
+// ordinary loads and stored to the slot directly: the barrier before the slot is read makes
+// those stores visible as well. Without a mask the copies are CUDA's pipeline primitive,
+// which nvcc addresses from a shared base register plus an offset; the zero-filling copy is
+// inline PTX, which needs a register per chunk address, live from the address computation
+// on (in attention's loops that spilled).
+template <class Dst, Masking Mk, bool Masked, class P, class M>
 TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *slot) {
   using Src = retile_t<pointee_t<typename P::value_type>, P>;
   using Staging = operand_staging<Dst::layout_type::kOpIdx, Src>;
@@ -347,26 +373,56 @@ TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned c
   static_for<Src::kRegs / 8>([&](auto g) {
     constexpr int r = decltype(g)::value * 8;
     uint16_t *chunk = &smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, r>()];
-    if constexpr (Mk == Masking::element) {
-      if (mask != nullptr && !all_set<8>(*mask, r)) {
+    if constexpr (!Masked) {
+      __pipeline_memcpy_async(chunk, ptrs.v[r], 16);
+    } else if constexpr (Mk == Masking::element) {
+      if (!all_set<8>(*mask, r)) {
         TLE_UNROLL for (int i = 0; i < 8; ++i)
           chunk[i] = mask->v[r + i] ? *reinterpret_cast<const uint16_t *>(ptrs.v[r + i]) : uint16_t(0);
         return;
       }
       __pipeline_memcpy_async(chunk, ptrs.v[r], 16);
     } else {
-      copy_async_zero_fill<16>(chunk, ptrs.v[r], mask == nullptr || mask->v[r]);
+      copy_async_zero_fill<16>(chunk, ptrs.v[r], mask->v[r]);
     }
   });
   __pipeline_commit();
 }
 template <class Dst, Masking Mk = Masking::vector, class P, class M>
 TLE_DEVICE void copy_async_operand(const P &ptrs, const M &mask, unsigned char *slot) {
-  copy_async_operand_impl<Dst, Mk>(ptrs, &mask, slot);
+  copy_async_operand_impl<Dst, Mk, true>(ptrs, &mask, slot);
 }
 template <class Dst, class P>
 TLE_DEVICE void copy_async_operand(const P &ptrs, unsigned char *slot) {
-  copy_async_operand_impl<Dst, Masking::vector>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), slot);
+  copy_async_operand_impl<Dst, Masking::vector, false>(ptrs, static_cast<const retile_t<bool, P> *>(nullptr), slot);
+}
+// The whole tile or none of it (a prefetch past the loop's end). A thread that copies 16
+// or more chunks of the tile takes one branch: nvcc otherwise keeps every chunk's address
+// live across the loop next to the zero-fill size (attention's 128 x 128 K and V tiles on 4
+// warps spilled 2.5 KB: 91 TFLOP/s, 127 with the branch), and the zeros of an invalid tile
+// are stored directly (wait_async_operands' fence and barrier come before any read). With
+// fewer chunks the branch costs more than it saves (128-row tiles on 8 warps: 12% slower),
+// and every chunk's copy takes the same source size.
+template <class Dst, class P>
+TLE_DEVICE void copy_async_operand(const P &ptrs, bool valid, unsigned char *slot) {
+  using Src = retile_t<pointee_t<typename P::value_type>, P>;
+  using Staging = operand_staging<Dst::layout_type::kOpIdx, Src>;
+  uint16_t *smem = reinterpret_cast<uint16_t *>(slot);
+  if constexpr (Src::kRegs / 8 >= 16) {
+    if (valid) {
+      copy_async_operand<Dst>(ptrs, slot);
+      return;
+    }
+    static_for<Src::kRegs / 8>([&](auto g) {
+      *reinterpret_cast<uint4 *>(&smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, decltype(g)::value * 8>()]) = uint4{0, 0, 0, 0};
+    });
+  } else {
+    static_for<Src::kRegs / 8>([&](auto g) {
+      constexpr int r = decltype(g)::value * 8;
+      copy_async_zero_fill<16>(&smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, r>()], ptrs.v[r], valid);
+    });
+  }
+  __pipeline_commit();
 }
 
 // The top of an iteration: its copies have landed and every thread reached this point.
@@ -487,19 +543,19 @@ TLE_DEVICE void mma16_steps(const OA &a, const OB &b, Acc &d) {
 }
 
 // c + a @ b. A: M x K, B: K x N, C: M x N (fp32, or int32 for int8 inputs).
-template <Precision P, class TA, int WM, int WN, int Bits, class TC, int M, int N, int K>
-TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, WN>, Bits>, M, K> &a,
-                                          const Tile<TA, DotOperand<1, Mma<WM, WN>, Bits>, K, N> &b,
-                                          const Tile<TC, Mma<WM, WN>, M, N> &c) {
-  constexpr int kInstrK = DotOperand<0, Mma<WM, WN>, Bits>::kInstrK;
+template <Precision P, class TA, int WM, int WN, int G, int Bits, class TC, int M, int N, int K>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, WN, G>, Bits>, M, K> &a,
+                                             const Tile<TA, DotOperand<1, Mma<WM, WN, G>, Bits>, K, N> &b,
+                                             const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
+  constexpr int kInstrK = DotOperand<0, Mma<WM, WN, G>, Bits>::kInstrK;
   constexpr int workM = working_warps<WM, M, 16>(), workN = working_warps<WN, N, 8>();
   static_assert(M % (16 * workM) == 0 && N % (8 * workN) == 0 && K % kInstrK == 0, "tile too small for mma.sync");
   constexpr int numM = M / (16 * workM), numN = N / (8 * workN), numK = K / kInstrK;
   constexpr int aRegs = 16 * kInstrK / 32, bRegs = 8 * kInstrK / 32;  // elements per lane per instruction
-  Tile<TC, Mma<WM, WN>, M, N> d = c;
+  Tile<TC, Mma<WM, WN, G>, M, N> d = c;
   if constexpr (Bits == 16) {
-    using A = Tile<TA, DotOperand<0, Mma<WM, WN>, Bits>, M, K>;
-    using B = Tile<TA, DotOperand<1, Mma<WM, WN>, Bits>, K, N>;
+    using A = Tile<TA, DotOperand<0, Mma<WM, WN, G>, Bits>, M, K>;
+    using B = Tile<TA, DotOperand<1, Mma<WM, WN, G>, Bits>, K, N>;
     mma16_steps<TA, numM, numN, numK>(RegisterMma16Operand<A>{a}, RegisterMma16Operand<B>{b}, d);
   } else {
     TLE_UNROLL for (int ki = 0; ki < numK; ++ki) {  // k outermost: independent instructions back to back
@@ -529,18 +585,31 @@ TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, 
   return d;
 }
 
-// The same on Hopper with wgmma, for one warpgroup per 64 rows: A from shared memory (a
-// SharedMma16Operand) or registers (a RegisterMma16Operand), B from shared memory. The
-// instructions of one dot are issued back to back and waited for together.
+// The same on Hopper with wgmma: one warpgroup per 64 rows, and along N either one
+// warpgroup (instructions up to 256 wide, side by side) or, for G > 0, one per block of G
+// columns. A from shared memory (a SharedMma16Operand) or registers (a
+// RegisterMma16Operand), B from shared memory. The instructions of one dot are issued back
+// to back and waited for together.
 template <int N>
 TLE_CONSTEXPR bool wgmma_width() {
   return N == 16 || N == 32 || N == 64 || N == 128 || N == 256;
 }
+// How wide each wgmma instruction of an M x N accumulator on Mma<WM, WN, G> is, and how many
+// a warpgroup issues side by side for each 64 rows and k16 step.
+template <int WN, int G, int N>
+struct wgmma_columns {
+  static constexpr int kWidth = G > 0 ? G : N < 256 ? N : 256;
+  static constexpr int kCount = N / (kWidth * WN);
+  static constexpr bool kValid = wgmma_width<kWidth>() && (G > 0 || WN == 1) && N % (kWidth * WN) == 0;
+};
 // InFlight: the group is left running (all older ones have finished); the accumulators are
 // ready after wait_dots_in_flight.
-template <class TA, int WM, int NumM, int N, int NumK, bool InFlight = false, class OA, class OB, class Acc>
+template <class TA, int WM, int WN, int G, int NumM, int N, int NumK, bool InFlight = false, class OA, class OB, class Acc>
 TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
 #if TLE_HAS_WGMMA
+  using Columns = wgmma_columns<WN, G, N>;
+  constexpr int kWidth = Columns::kWidth, kCount = Columns::kCount;
+  constexpr int kRegsPerM = kCount * kWidth / 2;  // accumulator registers of one instruction row
   // Register fragments are packed before the fence: wgmma may not see registers written
   // after it.
   uint32_t ra[is_register_operand<OA>::value ? NumK : 1][NumM][4];
@@ -549,28 +618,31 @@ TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
       a.fragment_a(ra[ki][mi], mi, ki);
       TLE_UNROLL for (int j = 0; j < 4; ++j) wgmma::pin(ra[ki][mi][j]);
     }
-  TLE_UNROLL for (int i = 0; i < NumM * (N / 2); ++i) wgmma::pin(d.v[i]);
+  TLE_UNROLL for (int i = 0; i < NumM * kRegsPerM; ++i) wgmma::pin(d.v[i]);
   wgmma::fence();
+  const int firstColumn = G > 0 ? G * mma_warp<WM, WN, G>::n() : 0;
   TLE_UNROLL for (int ki = 0; ki < NumK; ++ki) {
-    const uint64_t descB = b.descriptor_b(ki);
-    TLE_UNROLL for (int mi = 0; mi < NumM; ++mi) {
-      float *acc = &d.v[mi * (N / 2)];
-      if constexpr (is_register_operand<OA>::value)
-        wgmma::mma<N, TA>::template register_a<OB::kTransposedB>(acc, ra[ki][mi], descB);
-      else
-        wgmma::mma<N, TA>::template smem_a<OB::kTransposedB>(acc, a.descriptor_a(mi, ki), descB);
+    TLE_UNROLL for (int ci = 0; ci < kCount; ++ci) {
+      const uint64_t descB = b.descriptor_b(ki, firstColumn + kWidth * WN * ci);
+      TLE_UNROLL for (int mi = 0; mi < NumM; ++mi) {
+        float *acc = &d.v[mi * kRegsPerM + ci * (kWidth / 2)];
+        if constexpr (is_register_operand<OA>::value)
+          wgmma::mma<kWidth, TA>::template register_a<OB::kTransposedB>(acc, ra[ki][mi], descB);
+        else
+          wgmma::mma<kWidth, TA>::template smem_a<OB::kTransposedB>(acc, a.descriptor_a(mi, ki), descB);
+      }
     }
   }
   wgmma::commit();
   wgmma::wait<InFlight ? 1 : 0>();
-  TLE_UNROLL for (int i = 0; i < NumM * (N / 2); ++i) wgmma::pin(d.v[i]);
+  TLE_UNROLL for (int i = 0; i < NumM * kRegsPerM; ++i) wgmma::pin(d.v[i]);
 #else
   (void)a, (void)b, (void)d;
 #endif
 }
-template <class TA, class TC, int WM, int WN, int N, bool ALayoutOk, bool BLayoutOk>
+template <class TA, class TC, int WM, int WN, int G, int N, bool ALayoutOk, bool BLayoutOk>
 TLE_CONSTEXPR bool use_wgmma() {
-  return TLE_HAS_WGMMA && WN == 1 && WM % 4 == 0 && wgmma_width<N>() && ALayoutOk && BLayoutOk &&
+  return TLE_HAS_WGMMA && WM % 4 == 0 && wgmma_columns<WN, G, N>::kValid && ALayoutOk && BLayoutOk &&
          static_cast<TC>(0.5f) != TC(0);  // a float accumulator
 }
 
@@ -578,32 +650,32 @@ TLE_CONSTEXPR bool use_wgmma() {
 // the copies came from). InFlight (tle-keep-dots-in-flight): the dot must run on wgmma, and
 // its group is left running; the next call, or wait_dots_in_flight after the loop, waits
 // for it.
-template <bool InFlight, class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
-TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots_impl(const unsigned char *slotA, const unsigned char *slotB,
-                                                          const Tile<TC, Mma<WM, WN>, M, N> &c) {
+template <bool InFlight, class DA, class DB, class SA, class SB, class TC, int WM, int WN, int G, int M, int N>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots_impl(const unsigned char *slotA, const unsigned char *slotB,
+                                                             const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
   constexpr int K = DA::linear.shape[1];
   using TA = typename DA::value_type;
-  using OA = SharedMma16Operand<0, SA, WM, WN, M, K>;
-  using OB = SharedMma16Operand<1, SB, WM, WN, K, N>;
-  constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, N, OA::kWgmmaLayout, OB::kWgmmaLayout>();
+  using OA = SharedMma16Operand<0, SA, WM, WN, G, M, K>;
+  using OB = SharedMma16Operand<1, SB, WM, WN, G, K, N>;
+  constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, G, N, OA::kWgmmaLayout, OB::kWgmmaLayout>();
   static_assert(!InFlight || kWgmma || !TLE_HAS_WGMMA, "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
   const OA a{reinterpret_cast<const uint16_t *>(slotA)};
   const OB b{reinterpret_cast<const uint16_t *>(slotB)};
-  Tile<TC, Mma<WM, WN>, M, N> d = c;
+  Tile<TC, Mma<WM, WN, G>, M, N> d = c;
   if constexpr (kWgmma)
-    wgmma_steps<TA, WM, M / (16 * WM), N, K / 16, InFlight>(a, b, d);
+    wgmma_steps<TA, WM, WN, G, M / (16 * WM), N, K / 16, InFlight>(a, b, d);
   else
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
   return d;
 }
-template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
-TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots(const unsigned char *slotA, const unsigned char *slotB,
-                                                     const Tile<TC, Mma<WM, WN>, M, N> &c) {
+template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int G, int M, int N>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots(const unsigned char *slotA, const unsigned char *slotB,
+                                                        const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
   return dot_from_slots_impl<false, DA, DB, SA, SB>(slotA, slotB, c);
 }
-template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int M, int N>
-TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slots_in_flight(const unsigned char *slotA, const unsigned char *slotB,
-                                                               const Tile<TC, Mma<WM, WN>, M, N> &c) {
+template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int G, int M, int N>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots_in_flight(const unsigned char *slotA, const unsigned char *slotB,
+                                                                  const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
   return dot_from_slots_impl<true, DA, DB, SA, SB>(slotA, slotB, c);
 }
 // The accumulators of the dots left in flight, ready.
@@ -621,15 +693,15 @@ TLE_DEVICE void wait_dots_in_flight(Tiles &...accumulators) {
 }
 
 // c + a @ b with A already in registers and B read from its slot step by step.
-template <class DB, class SB, class TA, class TC, int WM, int WN, int M, int N, int K>
-TLE_DEVICE Tile<TC, Mma<WM, WN>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K> &a,
-                                                      const unsigned char *slotB, const Tile<TC, Mma<WM, WN>, M, N> &c) {
-  using DA = Tile<TA, DotOperand<0, Mma<WM, WN>, 16>, M, K>;
-  using OB = SharedMma16Operand<1, SB, WM, WN, K, N>;
+template <class DB, class SB, class TA, class TC, int WM, int WN, int G, int M, int N, int K>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN, G>, 16>, M, K> &a,
+                                                         const unsigned char *slotB, const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
+  using DA = Tile<TA, DotOperand<0, Mma<WM, WN, G>, 16>, M, K>;
+  using OB = SharedMma16Operand<1, SB, WM, WN, G, K, N>;
   const OB b{reinterpret_cast<const uint16_t *>(slotB)};
-  Tile<TC, Mma<WM, WN>, M, N> d = c;
-  if constexpr (use_wgmma<TA, TC, WM, WN, N, true, OB::kWgmmaLayout>())
-    wgmma_steps<TA, WM, M / (16 * WM), N, K / 16>(RegisterMma16Operand<DA>{a}, b, d);
+  Tile<TC, Mma<WM, WN, G>, M, N> d = c;
+  if constexpr (use_wgmma<TA, TC, WM, WN, G, N, true, OB::kWgmmaLayout>())
+    wgmma_steps<TA, WM, WN, G, M / (16 * WM), N, K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   else
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   return d;

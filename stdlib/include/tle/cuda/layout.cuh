@@ -169,8 +169,36 @@ struct Slice {
 
 // Accumulator of mma.sync m16n8kK on sm_80+: per warp a 16x8 tile in which lane l holds
 // rows l/4 and l/4+8, columns 2*(l%4) and 2*(l%4)+1. Warps tile WarpsPerCTA (M, N) of those
-// and the pattern repeats over the tile.
-template <int WarpsM, int WarpsN>
+// and the pattern repeats over the tile. GroupN 0: the warps along N interleave 8-column
+// tiles (mma.sync's choice). GroupN > 0 (wgmma with warpgroups along N): four consecutive
+// warps run along M (a warpgroup), and each warpgroup along N owns blocks of GroupN
+// consecutive columns, one wgmma instruction wide.
+//
+// The warp bases of such a layout and of its operands: along M over `rows` (0 for B, whose
+// warps along M hold copies), along N over `cols` (0 for A).
+template <int WarpsM, int WarpsN, int GroupN>
+TLE_CONSTEXPR void add_mma_warps(LinearLayout &L, int rows, int cols) {
+  const int firstN = GroupN == 0 ? 3 : log2_exact(GroupN);
+  int warpBit = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool alongM = (pass == 0) == (GroupN != 0);  // GroupN 0: N first
+    if (alongM)
+      for (int b = 0; b < log2_exact(WarpsM); ++b) L.warp[warpBit++][0] = rows ? basis_within(4 + b, rows) : 0;
+    else
+      for (int b = 0; b < log2_exact(WarpsN); ++b) L.warp[warpBit++][1] = cols ? basis_within(firstN + b, cols) : 0;
+  }
+  L.numWarpBits = warpBit;
+}
+// The register bases along N beyond the first 8 columns: the rest of a warp's column block,
+// then the repetitions past all warps' blocks.
+template <int WarpsN, int GroupN>
+TLE_CONSTEXPR void add_mma_columns(LinearLayout &L, int cols) {
+  const int firstN = GroupN == 0 ? 3 : log2_exact(GroupN);
+  for (int bit = 3; bit < firstN && (1 << bit) < cols; ++bit) L.addReg(1, 1 << bit);
+  for (int bit = firstN + log2_exact(WarpsN); (1 << bit) < cols; ++bit) L.addReg(1, 1 << bit);
+}
+
+template <int WarpsM, int WarpsN, int GroupN = 0>
 struct Mma {
   static constexpr int rank = 2;
 
@@ -187,11 +215,8 @@ struct Mma {
     L.lane[3][0] = 2;
     L.lane[4][0] = 4;
     L.addReg(0, 8);  // the lower half of the 16 rows
-    int warpBit = 0;
-    for (int b = 0; b < log2_exact(WarpsN); ++b) L.warp[warpBit++][1] = basis_within(3 + b, N);
-    for (int b = 0; b < log2_exact(WarpsM); ++b) L.warp[warpBit++][0] = basis_within(4 + b, M);
-    L.numWarpBits = warpBit;
-    for (int bit = 3 + log2_exact(WarpsN); (1 << bit) < N; ++bit) L.addReg(1, 1 << bit);
+    add_mma_warps<WarpsM, WarpsN, GroupN>(L, M, N);
+    add_mma_columns<WarpsN, GroupN>(L, N);
     for (int bit = 4 + log2_exact(WarpsM); (1 << bit) < M; ++bit) L.addReg(0, 1 << bit);
     return L;
   }
@@ -208,8 +233,8 @@ namespace tle {
 template <int OpIdx, class Parent, int Bits>
 struct DotOperand;
 
-template <int OpIdx, int WarpsM, int WarpsN, int Bits>
-struct DotOperand<OpIdx, Mma<WarpsM, WarpsN>, Bits> {
+template <int OpIdx, int WarpsM, int WarpsN, int GroupN, int Bits>
+struct DotOperand<OpIdx, Mma<WarpsM, WarpsN, GroupN>, Bits> {
   static constexpr int rank = 2;
   static constexpr int kOpIdx = OpIdx;
   // Elements of K one instruction takes, and K elements per "column step" of a lane.
@@ -244,16 +269,12 @@ struct DotOperand<OpIdx, Mma<WarpsM, WarpsN>, Bits> {
     if (OpIdx == 0) L.addReg(0, 8);  // A: the lower 8 rows of the 16
     L.addReg(kDim, kHalf);            // the upper half of the instruction's K
     for (int bit = log2_exact(kInstrK); (1 << bit) < (OpIdx == 0 ? C : R); ++bit) L.addReg(kDim, 1 << bit);
-    // Warps: the accumulator's order (N bits, then M bits); the other operand's warps
-    // hold copies.
-    int warpBit = 0;
-    for (int b = 0; b < log2_exact(WarpsN); ++b) L.warp[warpBit++][1] = OpIdx == 1 ? basis_within(3 + b, C) : 0;
-    for (int b = 0; b < log2_exact(WarpsM); ++b) L.warp[warpBit++][0] = OpIdx == 0 ? basis_within(4 + b, R) : 0;
-    L.numWarpBits = warpBit;
+    // Warps: the accumulator's; the other operand's warps hold copies.
+    add_mma_warps<WarpsM, WarpsN, GroupN>(L, OpIdx == 0 ? R : 0, OpIdx == 1 ? C : 0);
     if (OpIdx == 0)
       for (int bit = 4 + log2_exact(WarpsM); (1 << bit) < R; ++bit) L.addReg(0, 1 << bit);
     else
-      for (int bit = 3 + log2_exact(WarpsN); (1 << bit) < C; ++bit) L.addReg(1, 1 << bit);
+      add_mma_columns<WarpsN, GroupN>(L, C);
     return L;
   }
 };
