@@ -29,7 +29,8 @@ def TleGpu_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$arg_offsets, // a raw call's block arguments in the scratch, then their end (tle-plan-shared-memory)
     "::mlir::DenseI32ArrayAttr":$worker_first_warps, // where each worker partition starts (tle-isolate-partitions)
     "::mlir::DenseI32ArrayAttr":$pipe_threads, // a pipe's writer threads, then its readers' (tle-isolate-partitions)
-    "::mlir::DenseI32ArrayAttr":$register_plan // the kernel's registers per thread, then the default partition's and each worker's setmaxnreg or 0 (tle-isolate-partitions)
+    "::mlir::DenseI32ArrayAttr":$register_plan, // the kernel's registers per thread, then the default partition's and each worker's setmaxnreg or 0 (tle-isolate-partitions)
+    "::mlir::UnitAttr":$one_block_per_processor // the kernel's tiles outgrow a thread's registers: __launch_bounds__(threads, 1) (tle-bound-registers)
   );
 }
 

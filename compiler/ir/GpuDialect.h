@@ -29,6 +29,8 @@ void setMaskPerElement(mlir::Operation *op);
 // A scalar load that thread 0 makes and the block shares (its value steers control flow).
 bool uniformLoad(mlir::Operation *op);
 void setUniformLoad(mlir::Operation *op);
+bool oneBlockPerProcessor(mlir::Operation *kernel);
+void setOneBlockPerProcessor(mlir::Operation *kernel);
 // A shared-memory buffer's byte offset (tle-plan-shared-memory); nullopt before planning.
 std::optional<int64_t> bufferOffset(mlir::Operation *alloc);
 void setBufferOffset(mlir::Operation *alloc, int64_t offset);

@@ -134,6 +134,20 @@ def InsertClusterBarriers : Pass<"tle-insert-cluster-barriers", "::mlir::func::F
   }];
 }
 
+def BoundRegisters : Pass<"tle-bound-registers", "::mlir::func::FuncOp">, KernelOptions {
+  let summary = "ask for one resident block per multiprocessor where the tiles outgrow a thread's registers";
+  let description = [{
+    A kernel whose dot accumulators and loop-invariant register operands need more
+    registers per thread than the target has gets tle_gpu.one_block_per_processor, printed
+    as __launch_bounds__(threads, 1). The bound changes no limit, but without it ptxas
+    (CUDA 13) compiles such a kernel with 32 registers and spills nearly everything; with
+    it, everywhere, ptxas trades occupancy for registers in kernels that fit (attention at
+    64 x 64 on 4 warps: 128 -> 170 registers, 9% slower), hence only where they do not.
+  }];
+  let options = kernelOptions;
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def UniformControlLoads : Pass<"tle-uniform-control-loads", "::mlir::func::FuncOp"> {
   let summary = "read scalars that steer control flow once per block";
   let description = [{
