@@ -43,7 +43,7 @@ bool wgmmaReadable(gpu::OperandRingType ring) {
   if (operand.getOpIdx() == 0) return wgmmaReadableA(shape[1]);
   const bool kContiguous = staged.getOrder()[0] == 0;
   auto mma = cast<gpu::MmaLayoutAttr>(operand.getParent());
-  return kContiguous ? shape[0] % 64 == 0 : shape[1] % 64 == 0 && mma.getGroupN() % 64 == 0;
+  return kContiguous ? shape[0] % 64 == 0 : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
 }
 
 // Whether the library runs this dot on wgmma (use_wgmma in dot.cuh) with both operands in

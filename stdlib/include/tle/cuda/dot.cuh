@@ -187,11 +187,13 @@ struct SharedMma16Operand {
   }
 
   // For wgmma: B must be 128-byte swizzled, i.e. rows of 64-element blocks along its
-  // contiguous dimension (K or N), and with N contiguous each warpgroup's columns must start
-  // a block; A, K-major, may also have rows of 32 elements (the 64-byte swizzle; 16-element
-  // rows would be the 32-byte one, not yet run on a GPU, so they stay on mma.sync).
+  // contiguous dimension (K or N); with N contiguous each warpgroup's columns start a block
+  // or its middle (32 columns: the swizzle applies to the address bits, and a 1024-byte
+  // aligned atom makes the offset one of 64 bytes in every row); A, K-major, may also have
+  // rows of 32 elements (the 64-byte swizzle; 16-element rows would be the 32-byte one, not
+  // yet run on a GPU, so they stay on mma.sync).
   static constexpr int kASwizzleBytes = C % 64 == 0 ? 128 : C * 2;
-  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 : C % 64 == 0 && G % 64 == 0;
+  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 : C % 64 == 0 && G % 32 == 0;
   static constexpr bool kTransposedB = Op == 1 && !kNMajorB;  // N contiguous ("MN-major")
   // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki; 8-row groups one
   // swizzle atom (8 rows) apart.
