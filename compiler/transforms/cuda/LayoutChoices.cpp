@@ -26,27 +26,29 @@ ir::DotOp dotFedThroughA(Value v, int depth = 0) {
   return {};
 }
 
+// Whether wgmma could take the dot at all: sm_90a, whole warpgroups, 16-bit operands and an
+// fp32 accumulator.
+bool wgmmaTypes(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
+  if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return false;
+  Type a = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  return (a.isF16() || a.isBF16()) && cast<RankedTensorType>(dot.getType()).getElementType().isF32();
+}
+
 // On sm_90a a dot of 16-bit operands with an fp32 accumulator whose rows split evenly into
 // 64-row warpgroup tiles takes every warp along M: Hopper's wgmma computes 64 x N per
 // warpgroup, and its accumulator is exactly that Mma layout.
 bool warpgroupShaped(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
-  if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return false;
-  auto a = cast<RankedTensorType>(dot.getA().getType());
+  if (!wgmmaTypes(dot, numWarps, target)) return false;
   auto type = cast<RankedTensorType>(dot.getType());
-  if (!a.getElementType().isF16() && !a.getElementType().isBF16()) return false;
-  if (!type.getElementType().isF32()) return false;
-  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-  return m % (16 * numWarps) == 0 && wgmmaColumns(MmaWarps{numWarps, 1, 0}, n);
+  return type.getDimSize(0) % (16 * numWarps) == 0 && wgmmaColumns(MmaWarps{numWarps, 1, 0}, type.getDimSize(1));
 }
 
 // With too few rows for every warpgroup along M (64 rows on 8 warps), the warpgroups along M
 // take what the rows allow and the others split N in blocks of whole instructions, as
 // Triton's MMAv3 does; mma.sync would otherwise take the dot.
 std::optional<MmaWarps> warpgroupsAlongN(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
-  if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return std::nullopt;
-  auto a = cast<RankedTensorType>(dot.getA().getType());
+  if (!wgmmaTypes(dot, numWarps, target)) return std::nullopt;
   auto type = cast<RankedTensorType>(dot.getType());
-  if ((!a.getElementType().isF16() && !a.getElementType().isBF16()) || !type.getElementType().isF32()) return std::nullopt;
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   for (unsigned warpsM = numWarps / 2; warpsM >= 4; warpsM /= 2) {
     if (m % (16 * warpsM) != 0) continue;

@@ -57,7 +57,7 @@ struct Chain {
 bool fillsFragments(RankedTensorType operand, gpu::DotOperandLayoutAttr layout) {
   auto mma = dyn_cast<gpu::MmaLayoutAttr>(layout.getParent());
   if (!mma || layout.getBits() != 16) return false;
-  return tle::cuda::fillsMmaFragments(tle::cuda::mmaWarpsOf(mma), layout.getOpIdx(), operand.getShape());
+  return fillsMmaFragments(mmaWarpsOf(mma), layout.getOpIdx(), operand.getShape());
 }
 
 // The loads behind a dot operand conversion's source, if they form an async chain: the
@@ -109,8 +109,8 @@ Operation *first(const Range &ops) {
 }
 
 // A copy of `load` into `ring`. The mask of a tile that is copied or not as a whole (a
-// splat, as the prefetched iterations' bound is) stays a scalar: the library then branches
-// once, instead of giving every chunk's copy its own source size.
+// splat, as the prefetched iterations' bound is) stays a scalar: the library decides once
+// per tile (copy_async_operand's bool form) instead of reading a mask per chunk.
 gpu::AsyncCopyOp createCopy(OpBuilder &b, ir::LoadOp load, Value ring, IntegerAttr slot) {
   Value mask = load.getMask();
   if (auto splat = mask ? mask.getDefiningOp<ir::SplatOp>() : ir::SplatOp()) mask = splat.getSrc();

@@ -14,10 +14,9 @@
 // writes after the dot are moved up to feed it. Where the carried values serve those
 // addresses alone and every load goes `depth` ahead, the loop carries them `depth`
 // iterations ahead instead and loads at them directly, as Triton's pipeliner does. Depth
-// is the loop's tle_gpu.async_depth when
-// every such tile goes to shared memory asynchronously (tle-plan-async-copies), and 1
-// otherwise: a tile in registers costs registers for every iteration it waits; the loop then
-// carries `depth` tiles per load. Loops whose num_stages (tl.range(num_stages=) or
+// is the loop's tle_gpu.async_depth when every such tile goes to shared memory
+// asynchronously (tle-plan-async-copies), and 1 otherwise: a tile in registers costs
+// registers for every iteration it waits; the loop then carries `depth` tiles per load. Loops whose num_stages (tl.range(num_stages=) or
 // --num-stages) is 1 are left alone, and so are register tiles beyond kMaxBytesPerThread per
 // thread.
 #include "transforms/cuda/Passes.h"

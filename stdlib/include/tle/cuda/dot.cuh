@@ -358,14 +358,8 @@ TLE_DEVICE D convert_dot_operand_once(const S &src, Scratch scratch, unsigned ch
 // One operand's copy into `slot`; masked-off chunks are zero-filled. With a mask that may
 // differ inside a chunk (Masking::element), a mixed chunk is read element by element with
 // ordinary loads and stored to the slot directly: the barrier before the slot is read makes
-// those stores visible as well.
-// One operand's copy into `slot`; masked-off chunks are zero-filled. With a mask that may
-// differ inside a chunk (Masking::element), a mixed chunk is read element by element with
-// ordinary loads and stored to the slot directly: the barrier before the slot is read makes
-// those stores visible as well. Without a mask the copies are CUDA's pipeline primitive,
-// which nvcc addresses from a shared base register plus an offset; the zero-filling copy is
-// inline PTX, which needs a register per chunk address, live from the address computation
-// on (in attention's loops that spilled).
+// those stores visible as well. Unmasked (Masked false), the copies are CUDA's pipeline
+// primitive, with no source size to compute.
 template <class Dst, Masking Mk, bool Masked, class P, class M>
 TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *slot) {
   using Src = retile_t<pointee_t<typename P::value_type>, P>;
