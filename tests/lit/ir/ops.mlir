@@ -142,3 +142,18 @@ func.func @pipes(%i: i32) {
   tle.pipe_release %p, %i {reader = ""}
   return
 }
+
+// A layout with warpgroups along N prints its groupN (the default 0 is left out), and an
+// operand copy takes a scalar mask (the whole tile or none of it).
+// CHECK-LABEL: func.func @grouped_mma_and_scalar_mask
+// CHECK-SAME: %{{.*}}: tensor<64x64xf32, #tle_gpu.mma<4, 1>>)
+// CHECK: tle_gpu.async_copy %{{.*}} mask %{{.*}} into %{{.*}} {slot = 0 : i32} : {{.*}}#tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>>, i1
+// CHECK: -> tensor<64x64xf32, #tle_gpu.mma<4, 2, 32>>
+func.func @grouped_mma_and_scalar_mask(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [8, 1], order = [1, 0]>>, %valid: i1,
+                                       %a: tensor<64x64xf16, #tle_gpu.dot_op<0, #tle_gpu.mma<4, 2, 32>, 16>>, %b: tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>,
+                                       %c: tensor<64x64xf32, #tle_gpu.mma<4, 2, 32>>, %c1: tensor<64x64xf32, #tle_gpu.mma<4, 1, 0>>) {
+  %r = tle_gpu.operand_ring : <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [8, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>>
+  tle_gpu.async_copy %p mask %valid into %r {slot = 0 : i32} : tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [8, 1], order = [1, 0]>>, <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [8, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>>, i1
+  %d = tle.dot %a, %b, %c : tensor<64x64xf16, #tle_gpu.dot_op<0, #tle_gpu.mma<4, 2, 32>, 16>> * tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>> -> tensor<64x64xf32, #tle_gpu.mma<4, 2, 32>>
+  return
+}

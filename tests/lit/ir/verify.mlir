@@ -262,6 +262,24 @@ func.func @local_load_element() {
 
 // -----
 
+func.func @copy_mask_shape(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, %m: tensor<64x32xi1, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>) {
+  %r = tle_gpu.operand_ring : <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>>
+  // expected-error @+1 {{the mask must have the tile's shape}}
+  tle_gpu.async_copy %p mask %m into %r {slot = 0 : i32} : tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>>, tensor<64x32xi1, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>
+  return
+}
+
+// -----
+
+func.func @copy_scalar_mask_not_i1(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, %m: i32) {
+  %r = tle_gpu.operand_ring : <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>>
+  // expected-error @+1 {{operand #2 must be ranked tensor of 1-bit signless integer values or 1-bit signless integer, but got 'i32'}}
+  tle_gpu.async_copy %p mask %m into %r {slot = 0 : i32} : tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>>>, i32
+  return
+}
+
+// -----
+
 func.func @copy_too_far_behind(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>) {
   %r = tle_gpu.operand_ring : <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>
   // expected-error @+1 {{slots_behind must be between 1 and the ring's slots - 1}}
