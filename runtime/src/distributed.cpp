@@ -2,6 +2,7 @@
 // over it that every rank runs identically, and the device communicator kernels take.
 #include "tle/distributed_device.h"
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -14,6 +15,8 @@ struct tleDistContext {
   tleDistDevice device{};
   bool devCommCreated = false;
   ncclResult_t lastNccl = ncclSuccess;
+  ncclWindow_vidmem window{};  // the heap window's LSA layout, read once for host-side peer pointers
+  CUresult(CUDAAPI *writeValue32)(CUstream, CUdeviceptr, cuuint32_t, unsigned) = nullptr;  // cuStreamWriteValue32; null: none
   std::map<size_t, size_t> freeBlocks;  // offset -> size
   std::map<size_t, size_t> used;        // offset -> size
 };
@@ -65,6 +68,15 @@ extern "C" tleStatus tleDistCreate(ncclComm_t comm, size_t heapBytes, int barrie
   requirements.lsaBarrierCount = c->device.barrierBlocks;
   if (failed(c, ncclDevCommCreate(comm, &requirements, &c->device.comm))) return release(c), TLE_ERROR_NCCL;
   c->devCommCreated = true;
+  // The window lives in device memory; its LSA base and stride give peer addresses on the host.
+  if (cudaError_t e = cudaMemcpy(&c->window, c->device.window, sizeof c->window, cudaMemcpyDefault); e != cudaSuccess)
+    return release(c), static_cast<tleStatus>(e);
+  // Through the runtime's entry point, so that programs need not link libcuda themselves.
+  cudaDriverEntryPointQueryResult found{};
+  void *writeValue = nullptr;
+  if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &writeValue, 12020, cudaEnableDefault, &found) == cudaSuccess &&
+      found == cudaDriverEntryPointSuccess)
+    c->writeValue32 = reinterpret_cast<decltype(c->writeValue32)>(writeValue);
   // Signals start at zero on every rank; kernels may wait on the heap right away.
   if (cudaError_t e = cudaMemset(heap, 0, heapBytes); e != cudaSuccess) return release(c), static_cast<tleStatus>(e);
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return release(c), static_cast<tleStatus>(e);
@@ -133,6 +145,44 @@ extern "C" tleStatus tleDistFree(tleDistContext *context, void *pointer) {
   }
   context->freeBlocks[offset] = size;
   return TLE_SUCCESS;
+}
+
+extern "C" tleStatus tleDistPeerPointer(const tleDistContext *context, const void *local, int peer, void **remote) {
+  if (!context || !remote) return TLE_ERROR_INVALID_ARGUMENT;
+  *remote = nullptr;
+  const char *p = static_cast<const char *>(local);
+  const tleDistDevice &d = context->device;
+  if (p < d.base || p >= d.base + d.bytes) return TLE_ERROR_INVALID_ARGUMENT;
+  // ncclGetPeerPointer's arithmetic: peers sit 4 GiB strides apart from the LSA team's base.
+  const int lsaPeer = context->window.lsaRank + (peer - context->window.worldRank);
+  if (peer < 0 || peer >= d.comm.nRanks || lsaPeer < 0 || lsaPeer >= d.comm.lsaSize) return TLE_ERROR_INVALID_ARGUMENT;
+  if (peer == d.comm.rank) {  // the heap itself, as the kernels' peer pointers do
+    *remote = const_cast<char *>(p);
+    return TLE_SUCCESS;
+  }
+  char *peerBase = nccl::utility::add4G(context->window.lsaFlatBase, lsaPeer * static_cast<int>(context->window.stride4G));
+  *remote = peerBase + (p - d.base);
+  return TLE_SUCCESS;
+}
+
+extern "C" tleStatus tleDistPutSignalAsync(const tleDistContext *context, void *destination, const void *source, size_t bytes,
+                                           int32_t *signal, int32_t value, int peer, tleStream stream) {
+  if (!context || !source) return TLE_ERROR_INVALID_ARGUMENT;
+  if (!context->writeValue32) return TLE_ERROR_NO_DRIVER;
+  void *remoteDestination = nullptr, *remoteSignal = nullptr;
+  if (tleStatus s = tleDistPeerPointer(context, destination, peer, &remoteDestination); s != TLE_SUCCESS) return s;
+  if (tleStatus s = tleDistPeerPointer(context, signal, peer, &remoteSignal); s != TLE_SUCCESS) return s;
+  if (bytes > context->device.bytes - (static_cast<char *>(destination) - context->device.base)) return TLE_ERROR_INVALID_ARGUMENT;
+  auto cudaStream = reinterpret_cast<cudaStream_t>(stream);
+  if (bytes) {
+    if (cudaError_t e = cudaMemcpyAsync(remoteDestination, source, bytes, cudaMemcpyDefault, cudaStream); e != cudaSuccess)
+      return static_cast<tleStatus>(e);
+  }
+  // The default flags put a memory barrier before the write: the copy is visible first.
+  CUresult r = context->writeValue32(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(remoteSignal),
+                                     static_cast<cuuint32_t>(value), CU_STREAM_WRITE_VALUE_DEFAULT);
+  // The runtime's error codes mirror the driver's (cudaErrorNotSupported is CUDA_ERROR_NOT_SUPPORTED).
+  return static_cast<tleStatus>(r);
 }
 
 extern "C" int tleDistRank(const tleDistContext *context) { return context ? context->device.comm.rank : -1; }

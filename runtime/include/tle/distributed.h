@@ -36,6 +36,21 @@ tleStatus tleDistDestroy(tleDistContext *context);
 tleStatus tleDistMalloc(tleDistContext *context, size_t bytes, void **pointer);
 tleStatus tleDistFree(tleDistContext *context, void *pointer);
 
+/* Where rank `peer` keeps the symmetric allocation that is at `local` on this rank, as an
+ * address this GPU reaches (NVLink or PCIe peers, NCCL's LSA team): for the copy engines
+ * (cudaMemcpyAsync) and stream memory operations. `local` must lie in the context's heap;
+ * TLE_ERROR_INVALID_ARGUMENT otherwise or when `peer` is not an LSA peer. */
+tleStatus tleDistPeerPointer(const tleDistContext *context, const void *local, int peer, void **remote);
+
+/* A put with a signal, by the copy engine (no SM runs it), in `stream` order: copies `bytes`
+ * from `source` (device memory of this GPU) to rank `peer`'s copy of the symmetric
+ * `destination`, then sets `peer`'s copy of the symmetric 32-bit `signal` to `value` once
+ * those bytes are visible to it. A kernel on `peer` waits for them with
+ * dl.wait(signal, 1, "sys", "acquire", waitValue=value). `peer` may be this rank.
+ * TLE_ERROR_NO_DRIVER when the driver has no stream memory operations. */
+tleStatus tleDistPutSignalAsync(const tleDistContext *context, void *destination, const void *source, size_t bytes, int32_t *signal,
+                                int32_t value, int peer, tleStream stream);
+
 int tleDistRank(const tleDistContext *context);
 int tleDistSize(const tleDistContext *context);
 /* The result of the last NCCL call that failed (ncclSuccess if none): for

@@ -1,8 +1,9 @@
 // Multi-GPU tests and benchmarks of samples/distributed/collectives.tle on tlec's distributed
 // runtime, one thread per GPU of this process (ncclCommInitAll), against NCCL's own
-// collectives and cuBLAS. Build: scripts/gpu-dist-build.sh. Run: test_distributed [--bench]
-// [--ranks N] [--timeout SECONDS (600)]. Exit status 0 only when every check passed on every
-// rank; a rank that cannot go on stops the run (1), and so does the timeout (124).
+// collectives and cuBLAS. Build: scripts/gpu-dist-build.sh. Run: test_distributed
+// [--bench | --bench-only barrier|all-gather|ag+gemm] [--ranks N] [--timeout SECONDS (600)].
+// Exit status 0 only when every check passed on every rank; a rank that cannot go on stops
+// the run (1), and so does the timeout (124).
 #include "tle/distributed.h"
 
 #include "ag_gemm_128x128.h"
@@ -42,6 +43,8 @@ namespace {
 
 int gRanks = 1;
 bool gBench = false;
+std::string gBenchOnly;  // --bench-only barrier|all-gather|ag+gemm: one part of the benchmark
+bool benchPart(const char *name) { return gBenchOnly.empty() || gBenchOnly == name; }
 std::atomic<int> gFailures{0};
 std::mutex gPrint;
 
@@ -257,6 +260,52 @@ int residentBlocks(int rank, const AgGemmVariant &v) {
   return r.maxBlocksPerSM * r.multiprocessorCount;
 }
 
+// The copy engine's side of AG+GEMM (copy_blocks == 0): each call's puts run on `side`,
+// after what `stream` did before the call, and `stream` waits for them at the end.
+struct CopyEngine {
+  cudaStream_t side = nullptr;
+  cudaEvent_t before = nullptr, after = nullptr;
+  explicit CopyEngine(int rank) {
+    CHECK_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaEventCreateWithFlags(&before, cudaEventDisableTiming));
+    CHECK_CUDA(cudaEventCreateWithFlags(&after, cudaEventDisableTiming));
+  }
+  ~CopyEngine() {
+    cudaEventDestroy(before), cudaEventDestroy(after);
+    cudaStreamDestroy(side);
+  }
+};
+
+// One AG+GEMM call. copyBlocks > 0: the kernel gathers A itself; 0: this rank's rows go to
+// every peer by the copy engine, concurrently with the kernel, which waits for them. Either
+// way the pushes start after a barrier over the ranks: a peer may still be reading this
+// rank's rows of the previous call, or waiting for its signal value. The barrier runs
+// before the GEMM kernel on its stream, not beside it: the persistent GEMM grid fills every
+// multiprocessor and its blocks wait for the pushes, so a barrier kernel queued behind it
+// would never start.
+tleStatus launchAgGemm(const AgGemmVariant &v, int rank, tleDistContext *ctx, cudaStream_t stream, const CopyEngine &engine,
+                       const AgGemmBuffers &g, int blocks, int copyBlocks, int epoch) {
+  auto barrier = gRanks == 1 ? barrier_w1_launch : barrier_w2_launch;
+  if (tleStatus st = barrier(reinterpret_cast<tleStream>(stream), 1, 1, 1, ctx, 1); st != TLE_SUCCESS) return st;
+  if (copyBlocks == 0) {
+    if (cudaError_t e = cudaEventRecord(engine.before, stream); e != cudaSuccess) return e;
+    if (cudaError_t e = cudaStreamWaitEvent(engine.side, engine.before); e != cudaSuccess) return e;
+    const size_t bytes = size_t(g.mPer) * g.k * sizeof(__half);
+    for (int i = 1; i < gRanks; ++i) {
+      const int peer = (rank + i) % gRanks;
+      if (tleStatus st = tleDistPutSignalAsync(ctx, g.aFull + size_t(rank) * g.mPer * g.k, g.a, bytes, g.signal + rank, epoch, peer,
+                                               reinterpret_cast<tleStream>(engine.side));
+          st != TLE_SUCCESS)
+        return st;
+    }
+  }
+  tleStatus st = v.launch(reinterpret_cast<tleStream>(stream), blocks, 1, 1, ctx, g.a, g.aFull, g.b, g.c, g.signal, g.mPer, g.n, g.k,
+                          epoch, copyBlocks, g.k, g.n, g.n);
+  if (st != TLE_SUCCESS || copyBlocks != 0) return st;
+  if (cudaError_t e = cudaEventRecord(engine.after, engine.side); e != cudaSuccess) return e;
+  return cudaStreamWaitEvent(stream, engine.after);
+}
+
 void gemmReference(cublasHandle_t blas, const AgGemmBuffers &g) {
   // Row-major C[M,N] = A[M,K] B[K,N] is column-major C^T = B^T A^T.
   const float one = 1, zero = 0;
@@ -268,6 +317,7 @@ void testAgGemm(int rank, tleDistContext *ctx, ncclComm_t comm, cudaStream_t str
   struct Shape {
     int mPer, n, k;
   };
+  CopyEngine engine(rank);
   for (const AgGemmVariant &v : kAgGemm) {
     for (Shape s : {Shape{256, 512, 384}, Shape{200, 272, 208}, Shape{1, 16, 16}}) {
       AgGemmBuffers g{s.mPer, s.n, s.k};
@@ -289,34 +339,78 @@ void testAgGemm(int rank, tleDistContext *ctx, ncclComm_t comm, cudaStream_t str
       gBarrier->wait();
       int tiles = gRanks * ((s.mPer + 127) / 128) * ((s.n + 127) / 128);
       int blocks = std::max(1, std::min(tiles, residentBlocks(rank, v)));
-      int copyBlocks = std::max(1, std::min(blocks / 2, 8));
-      bool ok = true;
-      std::string detail;
-      for (int epoch = 1; epoch <= 2; ++epoch) {
-        CHECK_CUDA(cudaMemsetAsync(g.c, 0xFF, cElems * 2, stream));
-        CHECK_TLE(v.launch(reinterpret_cast<tleStream>(stream), blocks, 1, 1, ctx, g.a, g.aFull, g.b, g.c, g.signal, s.mPer, s.n, s.k, epoch,
-                           copyBlocks, s.k, s.n, s.n));
-        CHECK_NCCL(ncclAllGather(g.a, g.aRef, aElems, ncclHalf, comm, stream));
-        cublasSetStream(blas, stream);
-        gemmReference(blas, g);
-        CHECK_CUDA(cudaStreamSynchronize(stream));
-        auto got = download(g.c, cElems), want = download(g.cRef, cElems);
-        double worst = 0;
-        for (size_t i = 0; i < cElems; ++i) {
-          double d = std::fabs(double(__half2float(got[i])) - double(__half2float(want[i])));
-          double tol = 2e-2 + 1e-2 * std::fabs(double(__half2float(want[i])));
-          if (!(d <= tol)) worst = std::max(worst, std::isnan(d) ? INFINITY : d);
-        }
-        if (worst > 0) ok = false, detail += " epoch " + std::to_string(epoch) + ": max error " + std::to_string(worst);
+      for (int copyBlocks : {std::max(1, std::min(blocks / 2, 8)), 0}) {
+        bool ok = true;
+        std::string detail;
+        CHECK_CUDA(cudaMemset(g.signal, 0, gRanks * sizeof(int32_t)));
+        CHECK_CUDA(cudaMemset(g.aFull, 0xFF, fullElems * 2));
+        CHECK_CUDA(cudaDeviceSynchronize());
+        gBarrier->wait();
+        for (int epoch = 1; epoch <= 2; ++epoch) {
+          CHECK_CUDA(cudaMemsetAsync(g.c, 0xFF, cElems * 2, stream));
+          CHECK_TLE(launchAgGemm(v, rank, ctx, stream, engine, g, blocks, copyBlocks, epoch));
+          CHECK_NCCL(ncclAllGather(g.a, g.aRef, aElems, ncclHalf, comm, stream));
+          cublasSetStream(blas, stream);
+          gemmReference(blas, g);
+          CHECK_CUDA(cudaStreamSynchronize(stream));
+          auto got = download(g.c, cElems), want = download(g.cRef, cElems);
+          double worst = 0;
+          for (size_t i = 0; i < cElems; ++i) {
+            double d = std::fabs(double(__half2float(got[i])) - double(__half2float(want[i])));
+            double tol = 2e-2 + 1e-2 * std::fabs(double(__half2float(want[i])));
+            if (!(d <= tol)) worst = std::max(worst, std::isnan(d) ? INFINITY : d);
+          }
+          if (worst > 0) ok = false, detail += " epoch " + std::to_string(epoch) + ": max error " + std::to_string(worst);
       }
       report(rank, ok, std::string("AG+GEMM ") + v.name + " M_per=" + std::to_string(s.mPer) + " N=" + std::to_string(s.n) +
-                           " K=" + std::to_string(s.k) + " blocks=" + std::to_string(blocks) + " copy_blocks=" + std::to_string(copyBlocks) + detail);
+                           " K=" + std::to_string(s.k) + " blocks=" + std::to_string(blocks) +
+                           (copyBlocks ? " copy_blocks=" + std::to_string(copyBlocks) : std::string(" copy engine")) + detail);
       gBarrier->wait();
+      }
       tleDistFree(ctx, g.signal);
       tleDistFree(ctx, g.aFull);
       cudaFree(g.a), cudaFree(g.b), cudaFree(g.c), cudaFree(g.aRef), cudaFree(g.cRef);
     }
   }
+}
+
+// ---- tleDistPutSignalAsync: copy-engine puts to every rank, this one included ---------------
+void testPutSignal(int rank, tleDistContext *ctx, cudaStream_t stream) {
+  const size_t n = 1001;  // ints per rank: not a multiple of any copy width
+  int32_t *src = nullptr, *dst = nullptr, *signal = nullptr;
+  CHECK_CUDA(cudaMalloc(&src, n * 4));
+  CHECK_TLE(tleDistMalloc(ctx, n * 4 * gRanks, reinterpret_cast<void **>(&dst)));
+  CHECK_TLE(tleDistMalloc(ctx, 4 * gRanks, reinterpret_cast<void **>(&signal)));
+  std::vector<int32_t> values(n);
+  for (size_t i = 0; i < n; ++i) values[i] = int32_t(rank * 100000 + i);
+  CHECK_CUDA(cudaMemcpy(src, values.data(), n * 4, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemset(dst, 0xFF, n * 4 * gRanks));
+  CHECK_CUDA(cudaMemset(signal, 0, 4 * gRanks));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  gBarrier->wait();
+  tleStream s = reinterpret_cast<tleStream>(stream);
+  for (int peer = 0; peer < gRanks; ++peer) CHECK_TLE(tleDistPutSignalAsync(ctx, dst + rank * n, src, n * 4, signal + rank, 41 + rank, peer, s));
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  gBarrier->wait();
+  auto got = download(dst, n * gRanks);
+  auto signals = download(signal, gRanks);
+  size_t wrong = 0;
+  for (int r = 0; r < gRanks; ++r) {
+    for (size_t i = 0; i < n; ++i) wrong += got[r * n + i] != int32_t(r * 100000 + i);
+    wrong += signals[r] != 41 + r;
+  }
+  report(rank, wrong == 0, "tleDistPutSignalAsync: every rank's rows and signal arrive (" + std::to_string(wrong) + " wrong)");
+  void *remote = nullptr;
+  report(rank, tleDistPeerPointer(ctx, dst, rank, &remote) == TLE_SUCCESS && remote == dst, "tleDistPeerPointer of this rank is the pointer itself");
+  report(rank, tleDistPeerPointer(ctx, src, 0, &remote) == TLE_ERROR_INVALID_ARGUMENT && remote == nullptr,
+         "tleDistPeerPointer refuses memory outside the heap");
+  report(rank, tleDistPeerPointer(ctx, dst, gRanks, &remote) == TLE_ERROR_INVALID_ARGUMENT, "tleDistPeerPointer refuses a rank outside the team");
+  report(rank, tleDistPutSignalAsync(ctx, dst, src, size_t(1) << 40, signal, 1, rank, s) == TLE_ERROR_INVALID_ARGUMENT,
+         "tleDistPutSignalAsync refuses a put past the heap's end");
+  gBarrier->wait();
+  tleDistFree(ctx, signal);
+  tleDistFree(ctx, dst);
+  cudaFree(src);
 }
 
 // ---- the launchers' refusals ----------------------------------------------------------------
@@ -368,6 +462,7 @@ void bench(int rank, tleDistContext *ctx, ncclComm_t comm, cudaStream_t stream, 
   // In-kernel barrier latency.
   auto barrier = gRanks == 1 ? barrier_w1_launch : barrier_w2_launch;
   for (int blocks : {1, 32, 132}) {
+    if (!benchPart("barrier")) break;
     const int inner = 1000;
     double ms = timeCalls(rank, stream, 5, [&] { barrier(s, blocks, 1, 1, ctx, inner); }, shared);
     char line[256];
@@ -376,6 +471,7 @@ void bench(int rank, tleDistContext *ctx, ncclComm_t comm, cudaStream_t stream, 
   }
   // All-gather: direct stores (a sweep of grids and configs) against ncclAllGather.
   for (size_t mib : {1, 4, 16, 32, 64, 256}) {
+    if (!benchPart("all-gather")) break;
     const size_t n = mib << 18;  // floats per rank
     float *src = nullptr, *dst = nullptr, *ncclDst = nullptr;
     CHECK_CUDA(cudaMalloc(&src, n * 4));
@@ -409,8 +505,10 @@ void bench(int rank, tleDistContext *ctx, ncclComm_t comm, cudaStream_t stream, 
     int mPer, n, k;
   };
   cublasSetStream(blas, stream);
+  CopyEngine engine(rank);
   for (Shape sh : {Shape{4096, 1024, 8192}, Shape{4096, 2048, 8192}, Shape{2048, 4096, 4096}, Shape{4096, 4096, 4096},
                    Shape{1024, 8192, 8192}}) {
+    if (!benchPart("ag+gemm")) break;
     AgGemmBuffers g{sh.mPer, sh.n, sh.k};
     const size_t aElems = size_t(sh.mPer) * sh.k, fullElems = aElems * gRanks, cElems = size_t(sh.mPer) * gRanks * sh.n;
     CHECK_CUDA(cudaMalloc(&g.a, aElems * 2));
@@ -438,7 +536,7 @@ void bench(int rank, tleDistContext *ctx, ncclComm_t comm, cudaStream_t stream, 
     double best = 1e30, worst = 0;
     for (const AgGemmVariant &v : kAgGemm) {
       int blocks = residentBlocks(rank, v);
-      for (int copyBlocks : {16, 32}) {
+      for (int copyBlocks : {16, 32, 0}) {
         // The epoch counts calls, warm-up included; every rank makes the same calls.
         int epoch = 0;
         CHECK_CUDA(cudaMemset(g.signal, 0, gRanks * sizeof(int32_t)));
@@ -446,11 +544,12 @@ void bench(int rank, tleDistContext *ctx, ncclComm_t comm, cudaStream_t stream, 
         gBarrier->wait();
         double ms = timeCalls(rank, stream, 10, [&] {
           ++epoch;
-          v.launch(s, blocks, 1, 1, ctx, g.a, g.aFull, g.b, g.c, g.signal, sh.mPer, sh.n, sh.k, epoch, copyBlocks, sh.k, sh.n, sh.n);
+          launchAgGemm(v, rank, ctx, stream, engine, g, blocks, copyBlocks, epoch);
         }, shared);
         best = std::min(best, ms), worst = std::max(worst, ms);
-        std::snprintf(line, sizeof line, "BENCH ag+gemm   tlec %s blocks=%d copy_blocks=%d: %.3f ms, %.2fx the serial NCCL+cuBLAS", v.name, blocks,
-                      copyBlocks, ms, serialMs / ms);
+        const std::string producer = copyBlocks ? "copy_blocks=" + std::to_string(copyBlocks) : std::string("copy engine");
+        std::snprintf(line, sizeof line, "BENCH ag+gemm   tlec %s blocks=%d %s: %.3f ms, %.2fx the serial NCCL+cuBLAS", v.name, blocks,
+                      producer.c_str(), ms, serialMs / ms);
         say(line);
       }
     }
@@ -481,6 +580,7 @@ void runRank(int rank, ncclComm_t comm) {
     bench(rank, ctx, comm, stream, blas);
   } else {
     testRefusals(rank, ctx, stream);
+    testPutSignal(rank, ctx, stream);
     testAllGather(rank, ctx, comm, stream);
     testReduceScatter(rank, ctx, comm, stream);
     testAgGemm(rank, ctx, comm, stream, blas);
@@ -503,6 +603,7 @@ int main(int argc, char **argv) {
   int timeoutSeconds = 600;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--bench")) gBench = true;
+    else if (!std::strcmp(argv[i], "--bench-only") && i + 1 < argc) gBench = true, gBenchOnly = argv[++i];
     else if (!std::strcmp(argv[i], "--ranks") && i + 1 < argc) gRanks = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--timeout") && i + 1 < argc) timeoutSeconds = std::atoi(argv[++i]);
   }
