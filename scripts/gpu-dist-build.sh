@@ -26,6 +26,7 @@ for world in 1 2; do
   sources+=("$(gen ag_w${world}_8w all_gather_kernel 8 "*fp32:16, *fp32:16, i32:16" -D "$mesh" -D BLOCK=2048)")
   sources+=("$(gen ag_w${world} all_gather_kernel 16 "*fp32, *fp32, i32" -D "$mesh" -D BLOCK=4096)")
   sources+=("$(gen barrier_w${world} barrier_loop_kernel 4 "i32" -D "$mesh")")
+  sources+=("$(gen ring_nodes_w${world} node_signal_ring_kernel 4 "*i32, i32" -D "mesh=tle.device_mesh({\"node\": 1, \"device\": $world})")")
 done
 sources+=("$(gen rs_ring reduce_scatter_ring_kernel 8 "*fp32, *fp32, *fp32, *i32, *i32, i32, i32, 2048")")
 sources+=("$(gen rs_ring_n16 reduce_scatter_ring_kernel 8 "*fp32:16, *fp32:16, *fp32:16, *i32, *i32, i32:16, i32, 4096")")

@@ -407,6 +407,7 @@ LogicalResult NotifyOp::verify() {
   if (!llvm::is_contained({"set", "add"}, getSigOp())) return emitOpError("sig_op must be 'set' or 'add'");
   if (!llvm::is_contained({"gpu", "intra_node", "inter_node"}, getScope()))
     return emitOpError("scope must be 'gpu', 'intra_node' or 'inter_node'");
+  if (getScope() == "inter_node" && getSigOp() == "add") return emitOpError("an 'inter_node' signal is set, not added (the network writes values)");
   return verifySignalPointer(*this, getPtr().getType());
 }
 
@@ -526,8 +527,8 @@ LogicalResult HistogramOp::verify() {
 
 LogicalResult DistributedBarrierOp::verify() {
   StringRef kind = getKind();
-  if (!llvm::is_contained({"cluster", "submesh", "grid", "device"}, kind))
-    return emitOpError("kind must be 'cluster', 'submesh', 'grid' or 'device'");
+  if (!llvm::is_contained({"cluster", "submesh", "grid", "device", "node", "rail"}, kind))
+    return emitOpError("kind must be 'cluster', 'submesh', 'grid', 'device', 'node' or 'rail'");
   SmallVector<bool> seen(getShape().size(), false);
   for (int64_t a : getAxes()) {
     if (a < 0 || a >= static_cast<int64_t>(getShape().size()) || seen[a]) return emitOpError("axes must be distinct dimensions of the shape");

@@ -50,6 +50,15 @@ void setMeshRanks(Operation *kernel, unsigned ranks) {
   dialect(kernel).getMeshRanksAttrHelper().setAttr(kernel, Builder(kernel->getContext()).getI32IntegerAttr(static_cast<int32_t>(ranks)));
 }
 
+unsigned meshNodes(Operation *op) {
+  if (auto n = dialect(op).getMeshNodesAttrHelper().getAttr(kernelOf(op))) return static_cast<unsigned>(n.getInt());
+  return 1;
+}
+
+void setMeshNodes(Operation *kernel, unsigned nodes) {
+  dialect(kernel).getMeshNodesAttrHelper().setAttr(kernel, Builder(kernel->getContext()).getI32IntegerAttr(static_cast<int32_t>(nodes)));
+}
+
 std::string dispatchSymbol(Operation *kernel) {
   if (auto s = dialect(kernel).getDispatchAttrHelper().getAttr(kernelOf(kernel))) return s.getValue().str();
   return "";

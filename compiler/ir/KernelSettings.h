@@ -24,6 +24,9 @@ unsigned clusterSize(mlir::Operation *op);
 void setClusterSize(mlir::Operation *kernel, unsigned blocks);
 // The number of GPUs (ranks) the kernel's device mesh spans (0: no node or device level).
 unsigned meshRanks(mlir::Operation *op);
+// Nodes of the launch mesh: the product of its "node" levels (1 without them).
+unsigned meshNodes(mlir::Operation *op);
+void setMeshNodes(mlir::Operation *kernel, unsigned nodes);
 void setMeshRanks(mlir::Operation *kernel, unsigned ranks);
 // Automatic specialization (tle-specialize-parameters): the launcher symbol that dispatches
 // among a kernel's variants ("" for a kernel launched on its own) and the kernel's place

@@ -22,6 +22,7 @@ def Tle_Dialect : Dialect {
     "::mlir::StringAttr":$target,          // "cuda:sm_90a" (--target)
     "::mlir::IntegerAttr":$cluster_size,   // blocks per thread-block cluster (a block_cluster mesh level)
     "::mlir::IntegerAttr":$mesh_ranks,     // GPUs of the launch mesh (its node and device levels)
+    "::mlir::IntegerAttr":$mesh_nodes,     // nodes of the launch mesh (its node levels; absent: 1)
     "::mlir::StringAttr":$dispatch,        // the launcher that picks among this kernel's variants
     "::mlir::IntegerAttr":$variant,        // its place among them: 0 generic, 1.. tried first
     "::mlir::StringAttr":$name,            // a parameter's name in the source

@@ -194,7 +194,8 @@ def Tle_NotifyOp : Tle_Op<"notify", [MemoryEffects<[MemRead, MemWrite]>]> {
   let description = [{
     `scope` "gpu": the signal at `ptr` on this GPU (`rank` is not used, as in
     Triton-distributed); "intra_node": at `ptr`'s symmetric counterpart on rank `rank`,
-    through NVLink/PCIe peer memory; "inter_node": the same over the network.
+    through NVLink/PCIe peer memory; "inter_node": the same, over the network when `rank`
+    is on another node (a written value: "set" only).
   }];
   let arguments = (ins Tle_PtrLike:$ptr, I32:$rank, AnySignlessInteger:$signal, StrAttr:$sigOp, StrAttr:$scope);
   let assemblyFormat = "$ptr `,` $rank `,` $signal attr-dict `:` type($ptr) `,` type($signal)";
@@ -442,8 +443,10 @@ def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[Mem
     `kind` is "cluster" (the blocks of a thread-block cluster), "submesh" (blocks of the
     cluster: `shape` is the cluster's axes, and the blocks whose coordinates differ only
     along `axes` synchronize with each other), "grid" (every block of the launch: a
-    cooperative launch; `shape` is the launch mesh) or "device" (every block on every GPU of
-    the mesh). `axes` index `shape`. `reason` says why a compiler-placed barrier is there.
+    cooperative launch; `shape` is the launch mesh), "device" (every block on every GPU of
+    the mesh), "node" (every block on the GPUs of each node, among themselves) or "rail" (every
+    block on the GPUs with the same device coordinates, one per node). `axes` index `shape`.
+    `reason` says why a compiler-placed barrier is there.
   }];
   let arguments = (ins StrAttr:$kind, DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$axes, OptionalAttr<StrAttr>:$reason);
   let builders = [
@@ -454,6 +457,10 @@ def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[Mem
   ];
   let assemblyFormat = "$kind attr-dict";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // Synchronizes GPUs (through the distributed context), not only blocks of one GPU.
+    bool acrossGpus() { return getKind() == "device" || getKind() == "node" || getKind() == "rail"; }
+  }];
 }
 
 // ---- TLE-Raw ---------------------------------------------------------------------------------

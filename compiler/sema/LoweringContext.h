@@ -83,6 +83,7 @@ struct BuiltinState {
   SourceRange launchMeshAt;
   unsigned clusterSize = 1;  // blocks per thread-block cluster: the launch mesh's block_cluster axes
   unsigned meshRanks = 0;    // GPUs of the launch mesh: its node and device axes (0: none)
+  unsigned meshNodes = 1;    // nodes of the launch mesh: its node axes
   bool insideWarpPartition = false;  // lowering a worker partition of tle.gpu.warp_specialize
   bool inWarpSpecialize = false;     // lowering any of its partitions
 };

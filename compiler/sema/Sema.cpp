@@ -587,6 +587,7 @@ void Specializer::lowerKernel(const ast::FunctionDef &fn, const KernelRequest &r
       checkBlockSizes(func);
       if (unsigned blocks = fl.context().state().clusterSize; blocks > 1) tle::ir::setClusterSize(func, blocks);
       if (unsigned ranks = fl.context().state().meshRanks) tle::ir::setMeshRanks(func, ranks);
+      if (unsigned nodes = fl.context().state().meshNodes; nodes > 1) tle::ir::setMeshNodes(func, nodes);
       builder_.create<mlir::func::ReturnOp>(fl.context().loc(fn.range));
     } catch (const LoweringFailed &) {
       func.erase();

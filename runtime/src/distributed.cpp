@@ -68,6 +68,17 @@ extern "C" tleStatus tleDistCreate(ncclComm_t comm, size_t heapBytes, int barrie
   requirements.lsaBarrierCount = c->device.barrierBlocks;
   if (failed(c, ncclDevCommCreate(comm, &requirements, &c->device.comm))) return release(c), TLE_ERROR_NCCL;
   c->devCommCreated = true;
+  if (c->device.comm.lsaSize != c->device.comm.nRanks) {
+    // Ranks on several nodes: barriers over them also cross the network, through one GIN
+    // context and a rail barrier per block (asked for only here, since a single node may
+    // have no network plugin). Every rank sees the same team sizes, so all take this branch.
+    c->devCommCreated = false;
+    if (failed(c, ncclDevCommDestroy(comm, &c->device.comm))) return release(c), TLE_ERROR_NCCL;
+    requirements.railGinBarrierCount = c->device.barrierBlocks;
+    requirements.ginContextCount = 1;
+    if (failed(c, ncclDevCommCreate(comm, &requirements, &c->device.comm))) return release(c), TLE_ERROR_NCCL;
+    c->devCommCreated = true;
+  }
   // The window lives in device memory; its LSA base and stride give peer addresses on the host.
   if (cudaError_t e = cudaMemcpy(&c->window, c->device.window, sizeof c->window, cudaMemcpyDefault); e != cudaSuccess)
     return release(c), static_cast<tleStatus>(e);

@@ -77,8 +77,12 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
       << "  const tleDistDevice *dist_device = tleDistDeviceOf(dist);\n";
     if (k.meshRanks)
       o << "  if (dist_device->comm.nRanks != " << k.meshRanks << ") return TLE_ERROR_DIST_MISMATCH;  // the mesh's GPUs\n";
-    o << "  if (dist_device->comm.lsaSize != dist_device->comm.nRanks) return TLE_ERROR_DIST_MISMATCH;  // peers beyond NVLink/PCIe\n"
-      << "  {\n"
+    if (k.meshNodes > 1)
+      o << "  if (dist_device->comm.lsaSize * " << k.meshNodes
+        << " != dist_device->comm.nRanks) return TLE_ERROR_DIST_MISMATCH;  // each node's GPUs: one NVLink/PCIe team\n";
+    else if (!k.network)
+      o << "  if (dist_device->comm.lsaSize != dist_device->comm.nRanks) return TLE_ERROR_DIST_MISMATCH;  // peers beyond NVLink/PCIe\n";
+    o << "  {\n"
       << "    int device = 0;\n"
       << "    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
       << "    if (device != dist_device->cudaDevice) return TLE_ERROR_DIST_MISMATCH;\n"

@@ -41,7 +41,7 @@ void KernelPrinter::print(PrintedKernel &out) {
     if (isa<ir::RankOp, ir::NumRanksOp, ir::SymmAtOp>(op)) distributed = true;
     if (auto r = dyn_cast<ir::RemoteOp>(op); r && r.getSpace() == "device") distributed = true;
     if (auto n = dyn_cast<ir::NotifyOp>(op); n && n.getScope() != "gpu") distributed = true;
-    if (auto b = dyn_cast<ir::DistributedBarrierOp>(op); b && b.getKind() == "device") distributed = true;
+    if (auto b = dyn_cast<ir::DistributedBarrierOp>(op); b && b.acrossGpus()) distributed = true;
   });
   if (distributed) dist_ = claim("tle_dist");
   if (ws_) printWarpSpecializedBody(f_.getBody().front());
@@ -74,6 +74,8 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.distributed = distributed;
   out.deviceBarrier = deviceBarrier_;
   out.meshRanks = ir::meshRanks(f_);
+  out.meshNodes = ir::meshNodes(f_);
+  out.network = network_;
   out.dispatch = ir::dispatchSymbol(f_);
   out.variant = ir::variantIndex(f_);
   out.rawFunctions = rawFunctions_;
@@ -303,7 +305,7 @@ void KernelPrinter::printOperation(Operation *op) {
       })
       .Case<ir::RemoteOp>([&](ir::RemoteOp r) { r.getSpace() == "device" ? printDistributedOperation(op) : printClusterOperation(op); })
       .Case<ir::DistributedBarrierOp>(
-          [&](ir::DistributedBarrierOp b) { b.getKind() == "device" ? printDistributedOperation(op) : printClusterOperation(op); })
+          [&](ir::DistributedBarrierOp b) { b.acrossGpus() ? printDistributedOperation(op) : printClusterOperation(op); })
       .Case<gpu::ClusterRankOp>([&](Operation *) { printClusterOperation(op); })
       .Case<ir::RankOp, ir::NumRanksOp, ir::SymmAtOp, ir::NotifyOp, ir::WaitOp, ir::ConsumeTokenOp>(
           [&](Operation *) { printDistributedOperation(op); })
@@ -713,9 +715,12 @@ void KernelPrinter::printDistributedOperation(Operation *op) {
         define(op, "tle::dist::peer(" + dist_ + ", " + expr(r.getSrc()) + ", " + expr(r.getShard()) + ")", "remote");
       })
       .Case<ir::NotifyOp>([&](ir::NotifyOp n) {
-        if (n.getScope() == "inter_node")
-          throw Unsupported{"dl.notify(comm_scope='inter_node'): tlec reaches other GPUs through NVLink/PCIe peer memory only "
-                            "(NCCL's network path, GIN, is not lowered yet)"};
+        if (n.getScope() == "inter_node") {
+          network_ = true;
+          line() << "tle::dist::notify_network(" << dist_ << ", " << expr(n.getPtr()) << ", " << expr(n.getRank()) << ", "
+                 << expr(n.getSignal()) << ");\n";
+          return;
+        }
         std::string signal = n.getScope() == "gpu" ? expr(n.getPtr()) : "tle::dist::peer(" + dist_ + ", " + expr(n.getPtr()) + ", " + expr(n.getRank()) + ")";
         line() << "tle::dist::notify<" << scope(n.getScope()) << ", tle::dist::SignalOp::" << n.getSigOp().str() << ">(" << signal << ", "
                << expr(n.getSignal()) << ");\n";
@@ -732,7 +737,8 @@ void KernelPrinter::printDistributedOperation(Operation *op) {
         if (ir::clusterSize(f_) > 1) throw Unsupported{"a barrier over GPUs in a cluster kernel (a cooperative launch of clusters)"};
         cooperative_ = true;
         deviceBarrier_ = true;
-        line() << "tle::dist::barrier_all(" << dist_ << ");" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
+        const char *group = b.getKind() == "node" ? "barrier_node" : b.getKind() == "rail" ? "barrier_rail" : "barrier_all";
+        line() << "tle::dist::" << group << "(" << dist_ << ");" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
       });
 }
 

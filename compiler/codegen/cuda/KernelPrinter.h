@@ -39,6 +39,8 @@ struct PrintedKernel {
   bool distributed = false;           // takes the tleDistContext's device view (tle/cuda/distributed.cuh)
   bool deviceBarrier = false;         // has a barrier over GPUs: one LSA barrier per block
   unsigned meshRanks = 0;             // GPUs its device mesh spans (0: not fixed by a mesh)
+  unsigned meshNodes = 1;             // nodes it spans: each node's GPUs are one NVLink/PCIe team
+  bool network = false;               // signals other nodes (GIN): its ranks may span nodes
   std::string dispatch;               // the launcher that picks among its variants ("": its own)
   unsigned variant = 0;               // 0: the generic kernel; 1, 2, ...: tried in this order
   // TLE-Raw CUDA functions the kernel calls: (name, source), printed once before the kernels.

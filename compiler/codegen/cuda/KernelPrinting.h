@@ -153,6 +153,7 @@ class KernelPrinter {
   bool cooperative_ = false;
   bool usesSignals_ = false;
   bool deviceBarrier_ = false;
+  bool network_ = false;  // an inter_node signal: the launcher lets its ranks span nodes
   std::string dist_;  // the kernel's tleDistDevice parameter, when it takes one
   mutable gpu::WarpSpecializeOp ws_;  // the kernel's, if any (mutable: MLIR op accessors are not const)
   unsigned partition_ = 0;    // the partition being printed (0: the default one)

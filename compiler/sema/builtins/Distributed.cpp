@@ -43,11 +43,12 @@ void noteLaunchMesh(LoweringContext &cx, const Value &mesh, SourceRange at, cons
   BuiltinState &state = cx.state();
   if (!state.launchMesh) {
     Value launch = makeMesh(mesh.launchNames, mesh.launchDims, mesh.launchLevels, &mesh);
-    int64_t blocks = 1, ranks = 1;
+    int64_t blocks = 1, ranks = 1, nodes = 1;
     bool devices = false;
     for (size_t i = 0; i < launch.dims.size(); ++i) {
       if (isClusterLevel(launch, i)) blocks *= launch.dims[i];
       if (isDeviceLevel(launch, i)) ranks *= launch.dims[i], devices = true;
+      if (launch.levels[i] == "node") nodes *= launch.dims[i];
     }
     if (blocks > 1 && !cx.target().has(Feature::Clusters))
       cx.fail(at, DiagId::TierNotForTarget, "the mesh's block_cluster level launches thread-block clusters of " + std::to_string(blocks) +
@@ -62,6 +63,7 @@ void noteLaunchMesh(LoweringContext &cx, const Value &mesh, SourceRange at, cons
     state.launchMeshAt = at;
     state.clusterSize = static_cast<unsigned>(blocks);
     state.meshRanks = devices ? static_cast<unsigned>(ranks) : 0;
+    state.meshNodes = static_cast<unsigned>(nodes);
     return;
   }
   if (state.launchMesh->names != mesh.launchNames || state.launchMesh->dims != mesh.launchDims) {

@@ -211,11 +211,30 @@ Value distributedBarrier(LoweringContext &cx, BuiltinCall &c) {
   }
   std::sort(axes.begin(), axes.end());
   std::string kind = device ? "device" : block ? "grid" : axes == clusterAxes ? "cluster" : "submesh";
-  if (device)
-    for (size_t k = 0; k < launch.names.size(); ++k)
-      if (isDeviceLevel(launch, k) && std::find(axes.begin(), axes.end(), static_cast<int64_t>(k)) == axes.end())
-        cx.fail(where[0], DiagId::NotImplemented, "tle.distributed_barrier over some of the mesh's GPUs (without its axis '" +
-                                                      launch.names[k] + "'): tlec synchronizes either every GPU of the mesh or one GPU's blocks");
+  if (device) {
+    // The GPUs synchronize in the groups NCCL has teams for: every GPU ("device"), the GPUs of
+    // each node (its NVLink/PCIe team: "node"), or one GPU per node, those with the same
+    // device coordinates ("rail").
+    bool allNodes = true, allDevices = true, someNode = false, someDevice = false;
+    std::string missingNode, missingDevice;
+    for (size_t k = 0; k < launch.names.size(); ++k) {
+      if (!isDeviceLevel(launch, k)) continue;
+      const bool in = std::find(axes.begin(), axes.end(), static_cast<int64_t>(k)) != axes.end();
+      const bool node = launch.levels[k] == "node";
+      (node ? allNodes : allDevices) &= in;
+      (node ? someNode : someDevice) |= in;
+      std::string &missing = node ? missingNode : missingDevice;
+      if (!in && missing.empty()) missing = launch.names[k];
+    }
+    // The axis that splits a team: a device axis left out while others are in, else a node axis.
+    const std::string missing = !allDevices && someDevice ? missingDevice : !missingNode.empty() ? missingNode : missingDevice;
+    if (allNodes && allDevices) kind = "device";
+    else if (allDevices && !someNode) kind = "node";
+    else if (allNodes && !someDevice) kind = "rail";
+    else
+      cx.fail(where[0], DiagId::NotImplemented, "tle.distributed_barrier over part of the GPUs of a node (without its axis '" + missing +
+                                                    "'): NCCL's teams are every GPU of the mesh, the GPUs of a node, and one GPU per node");
+  }
   if (kind == "submesh") {
     // In the cluster's own coordinates: its block_cluster axes, and which of them the
     // synchronizing blocks span.

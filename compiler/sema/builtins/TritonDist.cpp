@@ -85,6 +85,10 @@ Value notify(LoweringContext &cx, BuiltinCall &c) {
   // "sys" (system scope) reaches the peer the same way as "intra_node".
   std::string scope = oneOf(cx, a[4], where[4], "gpu", {"gpu", "intra_node", "inter_node", "sys"}, "comm_scope");
   if (scope == "sys") scope = "intra_node";
+  if (scope == "inter_node" && sigOp == "add")
+    cx.fail(where[3].isValid() ? where[3] : c.at, DiagId::NotImplemented,
+            "dl.notify(sig_op='add', comm_scope='inter_node'): NCCL's network path (GIN) writes values into another node's memory "
+            "but adds only to its own signal objects; use sig_op='set' with a value that grows (an epoch)");
   mlir::OpBuilder &b = cx.builder();
   b.create<tle::ir::NotifyOp>(cx.loc(c.at), a[0]->ir, rank.ir, signal.ir, b.getStringAttr(sigOp), b.getStringAttr(scope));
   return Value::none();

@@ -17,6 +17,8 @@
 #include "ag_w2_n16.h"
 #include "barrier_w1.h"
 #include "barrier_w2.h"
+#include "ring_nodes_w1.h"
+#include "ring_nodes_w2.h"
 #include "rs_ring.h"
 #include "rs_ring_n16.h"
 
@@ -413,6 +415,25 @@ void testPutSignal(int rank, tleDistContext *ctx, cudaStream_t stream) {
   cudaFree(src);
 }
 
+// ---- barriers over a node's GPUs and over the rail, signals with comm_scope="inter_node" ----
+void testNodeSignalRing(int rank, tleDistContext *ctx, cudaStream_t stream) {
+  int32_t *signal = nullptr;
+  CHECK_TLE(tleDistMalloc(ctx, sizeof(int32_t), reinterpret_cast<void **>(&signal)));
+  CHECK_CUDA(cudaMemset(signal, 0, sizeof(int32_t)));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  gBarrier->wait();
+  auto ring = gRanks == 1 ? ring_nodes_w1_launch : ring_nodes_w2_launch;
+  bool ok = true;
+  for (int32_t epoch = 1; epoch <= 3; ++epoch) {
+    CHECK_TLE(ring(reinterpret_cast<tleStream>(stream), 1, 1, 1, ctx, signal, epoch));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    ok &= download(signal, 1)[0] == epoch;
+  }
+  report(rank, ok, "node and rail barriers, inter_node signals around the ring (3 epochs)");
+  gBarrier->wait();
+  tleDistFree(ctx, signal);
+}
+
 // ---- the launchers' refusals ----------------------------------------------------------------
 void testRefusals(int rank, tleDistContext *ctx, cudaStream_t stream) {
   float *buf = nullptr;
@@ -581,6 +602,7 @@ void runRank(int rank, ncclComm_t comm) {
   } else {
     testRefusals(rank, ctx, stream);
     testPutSignal(rank, ctx, stream);
+    testNodeSignalRing(rank, ctx, stream);
     testAllGather(rank, ctx, comm, stream);
     testReduceScatter(rank, ctx, comm, stream);
     testAgGemm(rank, ctx, comm, stream, blas);

@@ -106,6 +106,10 @@ func.func @distributed(%g: !tle.ptr<f32>, %s: tensor<16x!tle.ptr<f32, smem>>, %p
   %p = tle_gpu.local_ptr %rb : !tle.buffer<tensor<16xf32>, dsmem> -> tensor<16x!tle.ptr<f32, dsmem>>
   // CHECK: tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
   tle.distributed_barrier "submesh" {axes = array<i64: 1>, shape = array<i64: 2, 2>}
+  // CHECK: tle.distributed_barrier "node" {axes = array<i64: 1>, shape = array<i64: 2, 4>}
+  tle.distributed_barrier "node" {axes = array<i64: 1>, shape = array<i64: 2, 4>}
+  // CHECK: tle.distributed_barrier "rail" {axes = array<i64: 0>, shape = array<i64: 2, 4>}
+  tle.distributed_barrier "rail" {axes = array<i64: 0>, shape = array<i64: 2, 4>}
   return
 }
 

@@ -178,6 +178,22 @@ func.func @barrier_axes() {
 
 // -----
 
+func.func @notify_network_add(%p: !tle.ptr<i32>, %r: i32, %v: i32) {
+  // expected-error @+1 {{an 'inter_node' signal is set, not added (the network writes values)}}
+  tle.notify %p, %r, %v {scope = "inter_node", sigOp = "add"} : !tle.ptr<i32>, i32
+  return
+}
+
+// -----
+
+func.func @barrier_kind() {
+  // expected-error @+1 {{kind must be 'cluster', 'submesh', 'grid', 'device', 'node' or 'rail'}}
+  tle.distributed_barrier "lsa" {axes = array<i64: 1>, shape = array<i64: 2, 4>}
+  return
+}
+
+// -----
+
 func.func @raw_call_results(%x: tensor<16xf32>) {
   // expected-error @+1 {{results must be the block arguments' types, in order}}
   %r = tle.raw_call "f"(%x) {code = "", language = "cuda", spaces = [""], syncScope = "block", threads = array<i64: 32>} : (tensor<16xf32>) -> tensor<8xf32>

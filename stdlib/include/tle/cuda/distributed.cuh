@@ -45,16 +45,62 @@ TLE_DEVICE Tile<P, L, S...> peer(const tleDistDevice &d, const Tile<P, L, S...> 
   return t;
 }
 
-// tle.distributed_barrier over the GPUs of the mesh: every block of this launch arrives
-// (a grid barrier; the launch is cooperative), then each block meets the block with the same
-// index on every peer through NCCL's LSA barrier, whose peers passed their own grid barrier
-// first: after it, everything any block of any rank wrote before the barrier is visible.
-TLE_DEVICE void barrier_all(const tleDistDevice &d) {
+// Whether the ranks span several nodes: NCCL's NVLink/PCIe team (LSA) is then one node's
+// GPUs, and other nodes are reached over the network (GIN, the context's first GIN context).
+TLE_DEVICE bool spans_nodes(const tleDistDevice &d) { return d.comm.lsaSize != d.comm.nRanks; }
+
+TLE_DEVICE unsigned linear_block() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+
+// tle.distributed_barrier over GPUs: every block of this launch arrives (a grid barrier; the
+// launch is cooperative), then each block meets the block with the same index on every GPU
+// of its group, whose blocks passed their own grid barrier first: after it, everything any
+// block of the group wrote before the barrier is visible.
+//
+// barrier_node: the GPUs of this node (NCCL's LSA team; on one node, every GPU).
+TLE_DEVICE void barrier_node(const tleDistDevice &d) {
   cooperative_groups::this_grid().sync();
-  const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   ncclCoopCta cta;
-  ncclLsaBarrierSession<ncclCoopCta> barrier(cta, d.comm, ncclTeamTagLsa{}, block);
+  ncclLsaBarrierSession<ncclCoopCta> barrier(cta, d.comm, ncclTeamTagLsa{}, linear_block());
   barrier.sync(cta, cuda::memory_order_acq_rel);
+}
+
+// barrier_all: every GPU of the mesh; across nodes NCCL composes the LSA barrier with a
+// network barrier over the rail (the GPUs with this GPU's place on the other nodes).
+TLE_DEVICE void barrier_all(const tleDistDevice &d) {
+  if (!spans_nodes(d)) return barrier_node(d);
+  cooperative_groups::this_grid().sync();
+  ncclCoopCta cta;
+  ncclGin gin(d.comm, 0);
+  ncclBarrierSession<ncclCoopCta> barrier(cta, ncclTeamTagWorld{}, gin, linear_block());
+  barrier.sync(cta, cuda::memory_order_acq_rel, ncclGinFenceLevel::Relaxed);
+}
+
+// barrier_rail: one GPU per node, those with this GPU's device coordinates (NCCL's rail
+// team, over the network); on one node that is this GPU alone.
+TLE_DEVICE void barrier_rail(const tleDistDevice &d) {
+  cooperative_groups::this_grid().sync();
+  if (!spans_nodes(d)) return;
+  ncclCoopCta cta;
+  ncclGin gin(d.comm, 0);
+  // The network barrier alone (NCCL 2.28's composed session does not compile for the rail).
+  ncclGinBarrierSession<ncclCoopCta> barrier(cta, gin, ncclTeamTagRail{}, linear_block());
+  barrier.sync(cta, cuda::memory_order_acq_rel, ncclGinFenceLevel::Relaxed);
+}
+
+// dl.notify(sig_op="set", comm_scope="inter_node"): a GPU of this node through its peer
+// pointer; one on another node by a network write of the value into its heap (GIN putValue),
+// after the same fence. The network path has no add on plain memory (sema refuses "add").
+template <class T>
+TLE_DEVICE void notify_network(const tleDistDevice &d, T *signal, int32_t rank, T value) {
+  const int32_t lsaPeer = d.comm.lsaRank + (rank - d.comm.rank);
+  if (lsaPeer >= 0 && lsaPeer < d.comm.lsaSize)
+    return notify<cuda::thread_scope_system, SignalOp::set>(peer(d, signal, rank), value);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_system);
+    ncclGin gin(d.comm, 0);
+    gin.putValue(ncclTeamWorld(d.comm), rank, d.window, static_cast<size_t>(reinterpret_cast<char *>(signal) - d.base), value);
+  }
 }
 
 }  // namespace tle::dist
