@@ -27,6 +27,7 @@ for world in 1 2; do
   sources+=("$(gen ag_w${world} all_gather_kernel 16 "*fp32, *fp32, i32" -D "$mesh" -D BLOCK=4096)")
   sources+=("$(gen barrier_w${world} barrier_loop_kernel 4 "i32" -D "$mesh")")
   sources+=("$(gen ring_nodes_w${world} node_signal_ring_kernel 4 "*i32, i32" -D "mesh=tle.device_mesh({\"node\": 1, \"device\": $world})")")
+  sources+=("$(gen team_w${world} team_exchange_kernel 4 "*i32, *i32, i32" -D "mesh=tle.device_mesh({\"device\": [(\"x\", $world), (\"y\", 1)]})")")
 done
 sources+=("$(gen rs_ring reduce_scatter_ring_kernel 8 "*fp32, *fp32, *fp32, *i32, *i32, i32, i32, 2048")")
 sources+=("$(gen rs_ring_n16 reduce_scatter_ring_kernel 8 "*fp32:16, *fp32:16, *fp32:16, *i32, *i32, i32:16, i32, 4096")")

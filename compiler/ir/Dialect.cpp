@@ -527,8 +527,8 @@ LogicalResult HistogramOp::verify() {
 
 LogicalResult DistributedBarrierOp::verify() {
   StringRef kind = getKind();
-  if (!llvm::is_contained({"cluster", "submesh", "grid", "device", "node", "rail"}, kind))
-    return emitOpError("kind must be 'cluster', 'submesh', 'grid', 'device', 'node' or 'rail'");
+  if (!llvm::is_contained({"cluster", "submesh", "grid", "device", "node", "rail", "node_group"}, kind))
+    return emitOpError("kind must be 'cluster', 'submesh', 'grid', 'device', 'node', 'rail' or 'node_group'");
   SmallVector<bool> seen(getShape().size(), false);
   for (int64_t a : getAxes()) {
     if (a < 0 || a >= static_cast<int64_t>(getShape().size()) || seen[a]) return emitOpError("axes must be distinct dimensions of the shape");
@@ -537,6 +537,9 @@ LogicalResult DistributedBarrierOp::verify() {
   for (int64_t d : getShape())
     if (d <= 0) return emitOpError("shape entries must be positive");
   if (kind == "submesh" && getAxes().empty()) return emitOpError("a sub-mesh barrier needs its axes");
+  if (kind == "node_group" && (getAxes().empty() || getAxes().back() - getAxes().front() + 1 != static_cast<int64_t>(getAxes().size()) ||
+                               !llvm::is_sorted(getAxes())))
+    return emitOpError("a node_group barrier's axes must be adjacent and in order (a strided team)");
   return success();
 }
 

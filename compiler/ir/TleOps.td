@@ -444,8 +444,10 @@ def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[Mem
     cluster: `shape` is the cluster's axes, and the blocks whose coordinates differ only
     along `axes` synchronize with each other), "grid" (every block of the launch: a
     cooperative launch; `shape` is the launch mesh), "device" (every block on every GPU of
-    the mesh), "node" (every block on the GPUs of each node, among themselves) or "rail" (every
-    block on the GPUs with the same device coordinates, one per node). `axes` index `shape`.
+    the mesh), "node" (every block on the GPUs of each node, among themselves), "rail" (every
+    block on the GPUs with the same device coordinates, one per node) or "node_group" (`shape`
+    is a node's device axes; the GPUs of a node that differ only along the adjacent `axes`).
+    `axes` index `shape`.
     `reason` says why a compiler-placed barrier is there.
   }];
   let arguments = (ins StrAttr:$kind, DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$axes, OptionalAttr<StrAttr>:$reason);
@@ -459,7 +461,7 @@ def Tle_DistributedBarrierOp : Tle_Op<"distributed_barrier", [MemoryEffects<[Mem
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     // Synchronizes GPUs (through the distributed context), not only blocks of one GPU.
-    bool acrossGpus() { return getKind() == "device" || getKind() == "node" || getKind() == "rail"; }
+    bool acrossGpus() { return llvm::is_contained({"device", "node", "rail", "node_group"}, getKind()); }
   }];
 }
 

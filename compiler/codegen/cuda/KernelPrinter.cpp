@@ -737,8 +737,17 @@ void KernelPrinter::printDistributedOperation(Operation *op) {
         if (ir::clusterSize(f_) > 1) throw Unsupported{"a barrier over GPUs in a cluster kernel (a cooperative launch of clusters)"};
         cooperative_ = true;
         deviceBarrier_ = true;
+        std::string why = b.getReason() ? "  // " + b.getReason()->str() : "";
+        if (b.getKind() == "node_group") {
+          // A strided team of the node's GPUs: as many as the axes span, the axes after them apart.
+          int64_t ranks = 1, stride = 1;
+          for (int64_t a : b.getAxes()) ranks *= b.getShape()[a];
+          for (size_t k = static_cast<size_t>(b.getAxes().back()) + 1; k < b.getShape().size(); ++k) stride *= b.getShape()[k];
+          line() << "tle::dist::barrier_team(" << dist_ << ", " << ranks << ", " << stride << ");" << why << "\n";
+          return;
+        }
         const char *group = b.getKind() == "node" ? "barrier_node" : b.getKind() == "rail" ? "barrier_rail" : "barrier_all";
-        line() << "tle::dist::" << group << "(" << dist_ << ");" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
+        line() << "tle::dist::" << group << "(" << dist_ << ");" << why << "\n";
       });
 }
 

@@ -91,6 +91,8 @@ Value meshSubscript(LoweringContext &cx, const Value &mesh, const std::vector<co
       int64_t lo = sl->lower ? cx.requireInt(evaluate(*sl->lower), idx->range, "a mesh slice bound") : 0;
       int64_t hi = sl->upper ? cx.requireInt(evaluate(*sl->upper), idx->range, "a mesh slice bound") : n;
       if (lo < 0 || hi > n || lo >= hi) cx.fail(idx->range, DiagId::ShapeMismatch, "an empty or out-of-range mesh slice");
+      if (sl->step && cx.requireInt(evaluate(*sl->step), sl->step->range, "a mesh slice step") != 1)
+        cx.fail(sl->step->range, DiagId::NotImplemented, "a mesh slice with a step (it keeps a range of adjacent axes)");
       (void)lo;
       for (int64_t i = 0; i < n && axis < mesh.dims.size(); ++i, ++axis)
         if (i >= lo && i < hi) keep(axis);

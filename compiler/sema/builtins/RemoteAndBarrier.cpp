@@ -231,9 +231,22 @@ Value distributedBarrier(LoweringContext &cx, BuiltinCall &c) {
     if (allNodes && allDevices) kind = "device";
     else if (allDevices && !someNode) kind = "node";
     else if (allNodes && !someDevice) kind = "rail";
-    else
-      cx.fail(where[0], DiagId::NotImplemented, "tle.distributed_barrier over part of the GPUs of a node (without its axis '" + missing +
-                                                    "'): NCCL's teams are every GPU of the mesh, the GPUs of a node, and one GPU per node");
+    else {
+      // Part of a node's GPUs: a strided NCCL team when the kept device axes are adjacent
+      // (row-major ranks), in the node's own coordinates.
+      std::vector<int64_t> nodeShape, kept;
+      for (size_t k = 0; k < launch.names.size(); ++k) {
+        if (launch.levels[k] != "device") continue;
+        if (std::find(axes.begin(), axes.end(), static_cast<int64_t>(k)) != axes.end()) kept.push_back(static_cast<int64_t>(nodeShape.size()));
+        nodeShape.push_back(launch.dims[k]);
+      }
+      if (someNode || kept.empty() || kept.back() - kept.front() + 1 != static_cast<int64_t>(kept.size()))
+        cx.fail(where[0], DiagId::NotImplemented, "tle.distributed_barrier over part of the GPUs of a node (without its axis '" + missing +
+                                                      "') needs the kept device axes adjacent and no node axis: NCCL's teams are strided ranges "
+                                                      "of a node's GPUs");
+      b.create<tle::ir::DistributedBarrierOp>(l, "node_group", nodeShape, kept);
+      return Value::none();
+    }
   }
   if (kind == "submesh") {
     // In the cluster's own coordinates: its block_cluster axes, and which of them the

@@ -20,6 +20,8 @@
 #include "ring_nodes_w1.h"
 #include "ring_nodes_w2.h"
 #include "rs_ring.h"
+#include "team_w1.h"
+#include "team_w2.h"
 #include "rs_ring_n16.h"
 
 #include <cublas_v2.h>
@@ -434,6 +436,28 @@ void testNodeSignalRing(int rank, tleDistContext *ctx, cudaStream_t stream) {
   tleDistFree(ctx, signal);
 }
 
+// ---- a barrier over a strided team of the node's GPUs (a sub-mesh of device axes) ----------
+void testTeamBarrier(int rank, tleDistContext *ctx, cudaStream_t stream) {
+  int32_t *slots = nullptr, *out = nullptr;
+  CHECK_TLE(tleDistMalloc(ctx, sizeof(int32_t) * gRanks, reinterpret_cast<void **>(&slots)));
+  CHECK_CUDA(cudaMalloc(&out, sizeof(int32_t) * gRanks));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  gBarrier->wait();
+  auto exchange = gRanks == 1 ? team_w1_launch : team_w2_launch;
+  size_t wrong = 0;
+  for (int32_t epoch = 1; epoch <= 3; ++epoch) {
+    CHECK_CUDA(cudaMemsetAsync(out, 0xFF, sizeof(int32_t) * gRanks, stream));
+    CHECK_TLE(exchange(reinterpret_cast<tleStream>(stream), 1, 1, 1, ctx, slots, out, epoch));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    auto got = download(out, gRanks);
+    for (int r = 0; r < gRanks; ++r) wrong += got[r] != epoch * 100 + r;
+  }
+  report(rank, wrong == 0, "barrier over a team of the node's GPUs: every rank's slot arrives (3 epochs, " + std::to_string(wrong) + " wrong)");
+  gBarrier->wait();
+  tleDistFree(ctx, slots);
+  cudaFree(out);
+}
+
 // ---- the launchers' refusals ----------------------------------------------------------------
 void testRefusals(int rank, tleDistContext *ctx, cudaStream_t stream) {
   float *buf = nullptr;
@@ -603,6 +627,7 @@ void runRank(int rank, ncclComm_t comm) {
     testRefusals(rank, ctx, stream);
     testPutSignal(rank, ctx, stream);
     testNodeSignalRing(rank, ctx, stream);
+    testTeamBarrier(rank, ctx, stream);
     testAllGather(rank, ctx, comm, stream);
     testReduceScatter(rank, ctx, comm, stream);
     testAgGemm(rank, ctx, comm, stream, blas);

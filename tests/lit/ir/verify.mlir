@@ -186,8 +186,16 @@ func.func @notify_network_add(%p: !tle.ptr<i32>, %r: i32, %v: i32) {
 
 // -----
 
+func.func @barrier_team_axes() {
+  // expected-error @+1 {{a node_group barrier's axes must be adjacent and in order (a strided team)}}
+  tle.distributed_barrier "node_group" {axes = array<i64: 0, 2>, shape = array<i64: 2, 2, 2>}
+  return
+}
+
+// -----
+
 func.func @barrier_kind() {
-  // expected-error @+1 {{kind must be 'cluster', 'submesh', 'grid', 'device', 'node' or 'rail'}}
+  // expected-error @+1 {{kind must be 'cluster', 'submesh', 'grid', 'device', 'node', 'rail' or 'node_group'}}
   tle.distributed_barrier "lsa" {axes = array<i64: 1>, shape = array<i64: 2, 4>}
   return
 }

@@ -64,6 +64,17 @@ TLE_DEVICE void barrier_node(const tleDistDevice &d) {
   barrier.sync(cta, cuda::memory_order_acq_rel);
 }
 
+// barrier_team: the GPUs of this node whose coordinates differ only along some adjacent
+// device axes: `ranks` of them, `stride` apart in the node's (row-major) ranks. NCCL's LSA
+// barrier over that strided team; every GPU of the node is in one such team.
+TLE_DEVICE void barrier_team(const tleDistDevice &d, int ranks, int stride) {
+  cooperative_groups::this_grid().sync();
+  ncclCoopCta cta;
+  const ncclTeam team{ranks, (d.comm.lsaRank / stride) % ranks, stride};
+  ncclLsaBarrierSession<ncclCoopCta> barrier(cta, d.comm, team, d.comm.lsaBarrier, linear_block());
+  barrier.sync(cta, cuda::memory_order_acq_rel);
+}
+
 // barrier_all: every GPU of the mesh; across nodes NCCL composes the LSA barrier with a
 // network barrier over the rail (the GPUs with this GPU's place on the other nodes).
 TLE_DEVICE void barrier_all(const tleDistDevice &d) {
