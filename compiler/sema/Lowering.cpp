@@ -571,7 +571,11 @@ void FunctionLowering::ifStmt(const If &s, llvm::ArrayRef<const Stmt *> rest, bo
     yieldIn(first.thenBlock(), thenLocals);
     yieldIn(first.elseBlock(), elseLocals);
     builder_.setInsertionPoint(first);
-    auto merge = builder_.create<mlir::scf::IfOp>(l, types, cond.ir, /*withElseRegion=*/true);
+    // One variable merged: the result (or the select it folds to) is printed under its name.
+    mlir::Location mergeLoc = l;
+    if (merged.size() == 1 && merged[0] != kReturnKey && merged[0].find_first_of("#.") == std::string::npos)
+      mergeLoc = mlir::NameLoc::get(builder_.getStringAttr(merged[0]), l);
+    auto merge = builder_.create<mlir::scf::IfOp>(mergeLoc, types, cond.ir, /*withElseRegion=*/true);
     merge.getThenRegion().takeBody(first.getThenRegion());
     merge.getElseRegion().takeBody(first.getElseRegion());
     first.erase();
