@@ -35,6 +35,9 @@ agsig="*fp16:16, *fp16:16, *fp16:16, *fp16:16, *i32, i32, i32:16, i32:16, i32, i
 sources+=("$(gen ag_gemm_128x128 ag_gemm_kernel 8 "$agsig, 128, 128, 64, 4096")")
 sources+=("$(gen ag_gemm_128x256 ag_gemm_kernel 8 "$agsig, 128, 256, 64, 4096")")
 sources+=("$(gen ag_gemm_64x128 ag_gemm_kernel 4 "$agsig, 64, 128, 64, 2048")")
+# The same tiles as a user who gives no hints would compile them.
+plainsig="*fp16, *fp16, *fp16, *fp16, *i32, i32, i32, i32, i32, i32, i32, i32, i32"
+sources+=("$(gen ag_gemm_128x256_plain ag_gemm_kernel 8 "$plainsig, 128, 256, 64, 4096")")
 flags=(-std=c++17 -O3 -arch="$arch" -Werror all-warnings -Istdlib/include -Iruntime/include -I"$out/gen")
 objects=()
 for s in "${sources[@]}"; do objects+=("${s%.cu}.o"); done

@@ -124,7 +124,10 @@ Role integerRole(Value arg) {
   return size ? Role::Size : Role::None;
 }
 
-// A pointer whose derived values include a tensor of pointers or a block pointer.
+// A pointer whose derived values include a tensor of pointers or a block pointer. The
+// pointer is followed through offsets, loop-carried values, the results of `if` and
+// `select` it may become, and the ops that pass it on as it is or at a peer's address
+// (dl.symm_at, tle.remote, dl.consume_token: the symmetric heap keeps alignment).
 Role pointerRole(Value arg) {
   SmallVector<Value> work{arg};
   llvm::SmallPtrSet<Value, 16> seen{arg};
@@ -144,6 +147,14 @@ Role pointerRole(Value arg) {
           Value inner = loop.getRegionIterArgs()[use.getOperandNumber() - first];
           if (seen.insert(inner).second) work.push_back(inner);
         }
+      } else if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp())) {
+        Value merged = user->getParentOp()->getResult(use.getOperandNumber());
+        if (seen.insert(merged).second) work.push_back(merged);
+      } else if ((isa<arith::SelectOp>(user) && use.getOperandNumber() > 0) ||
+                 (isa<ir::SymmAtOp, ir::RemoteOp, ir::ConsumeTokenOp>(user) && use.getOperandNumber() == 0)) {
+        Value passed = user->getResult(0);
+        if (isa<RankedTensorType>(passed.getType())) return Role::Vector;
+        if (seen.insert(passed).second) work.push_back(passed);
       }
     }
   }

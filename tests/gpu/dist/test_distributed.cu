@@ -8,6 +8,7 @@
 
 #include "ag_gemm_128x128.h"
 #include "ag_gemm_128x256.h"
+#include "ag_gemm_128x256_plain.h"
 #include "ag_gemm_64x128.h"
 #include "ag_w1.h"
 #include "ag_w1_8w.h"
@@ -250,7 +251,8 @@ struct AgGemmVariant {
 };
 const AgGemmVariant kAgGemm[] = {{"128x128x64, 8 warps", ag_gemm_128x128_launch, ag_gemm_128x128_resources},
                                  {"128x256x64, 8 warps", ag_gemm_128x256_launch, ag_gemm_128x256_resources},
-                                 {"64x128x64, 4 warps", ag_gemm_64x128_launch, ag_gemm_64x128_resources}};
+                                 {"64x128x64, 4 warps", ag_gemm_64x128_launch, ag_gemm_64x128_resources},
+                                 {"128x256x64, 8 warps, no hints", ag_gemm_128x256_plain_launch, ag_gemm_128x256_plain_resources}};
 
 struct AgGemmBuffers {
   int mPer, n, k;
