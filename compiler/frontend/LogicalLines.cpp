@@ -116,7 +116,6 @@ bool Builder::checkNesting(const antlr4::Token &token) {
 bool Builder::handleIndentation(const antlr4::Token &first) {
   std::string_view line = sources_.lineText(file_, static_cast<uint32_t>(first.getLine()));
   Indent here{0, 0};
-  size_t prefixLen = 0;
   for (char c : line) {
     if (c == ' ') {
       ++here.width, ++here.altWidth;
@@ -128,7 +127,6 @@ bool Builder::handleIndentation(const antlr4::Token &first) {
     } else {
       break;
     }
-    ++prefixLen;
   }
   SourceLoc at = tokenBegin(first, file_);
   SourceRange indentRange({file_, at.line, 1}, at);

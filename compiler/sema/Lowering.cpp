@@ -137,7 +137,8 @@ Value FunctionLowering::callJit(const Value &callee, CallArgs &args, SourceRange
                  std::to_string(args.positional.size()) + " were given");
   for (size_t i = 0; i < args.positional.size(); ++i) bound[positional[i]->name] = args.positional[i];
   for (size_t k = 0; k < args.keywords.size(); ++k) {
-    const auto &[key, value] = args.keywords[k];
+    const std::string &key = args.keywords[k].first;
+    const auto &value = args.keywords[k].second;
     auto it = std::find_if(fn.params.begin(), fn.params.end(), [&](const Param &p) { return p.name == key; });
     if (it == fn.params.end() || it->kind != Param::Kind::Normal) {
       std::string names;
