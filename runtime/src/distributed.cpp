@@ -165,8 +165,8 @@ extern "C" tleStatus tleDistPeerPointer(const tleDistContext *context, const voi
   const tleDistDevice &d = context->device;
   if (p < d.base || p >= d.base + d.bytes) return TLE_ERROR_INVALID_ARGUMENT;
   // ncclGetPeerPointer's arithmetic: peers sit 4 GiB strides apart from the LSA team's base.
-  const int lsaPeer = context->window.lsaRank + (peer - context->window.worldRank);
-  if (peer < 0 || peer >= d.comm.nRanks || lsaPeer < 0 || lsaPeer >= d.comm.lsaSize) return TLE_ERROR_INVALID_ARGUMENT;
+  const int lsaPeer = peer >= 0 && peer < d.comm.nRanks ? tleDistLsaIndex(d.comm, peer) : -1;
+  if (lsaPeer < 0) return TLE_ERROR_INVALID_ARGUMENT;
   if (peer == d.comm.rank) {  // the heap itself, as the kernels' peer pointers do
     *remote = const_cast<char *>(p);
     return TLE_SUCCESS;

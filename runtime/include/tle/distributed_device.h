@@ -18,3 +18,10 @@ struct tleDistDevice {
 };
 
 extern "C" const tleDistDevice *tleDistDeviceOf(const tleDistContext *context);
+
+// World rank `rank`'s index in NCCL's NVLink/PCIe team (LSA: this node's GPUs), or -1 when
+// it is on another node. The team is a contiguous range of world ranks around this one.
+NCCL_HOST_DEVICE_INLINE int tleDistLsaIndex(const ncclDevComm &comm, int rank) {
+  const int index = comm.lsaRank + (rank - comm.rank);
+  return index >= 0 && index < comm.lsaSize ? index : -1;
+}

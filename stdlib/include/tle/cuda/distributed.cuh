@@ -103,9 +103,7 @@ TLE_DEVICE void barrier_rail(const tleDistDevice &d) {
 // after the same fence. The network path has no add on plain memory (sema refuses "add").
 template <class T>
 TLE_DEVICE void notify_network(const tleDistDevice &d, T *signal, int32_t rank, T value) {
-  const int32_t lsaPeer = d.comm.lsaRank + (rank - d.comm.rank);
-  if (lsaPeer >= 0 && lsaPeer < d.comm.lsaSize)
-    return notify<cuda::thread_scope_system, SignalOp::set>(peer(d, signal, rank), value);
+  if (tleDistLsaIndex(d.comm, rank) >= 0) return notify<cuda::thread_scope_system, SignalOp::set>(peer(d, signal, rank), value);
   __syncthreads();
   if (threadIdx.x == 0) {
     cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_system);
