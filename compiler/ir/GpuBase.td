@@ -30,7 +30,7 @@ def TleGpu_Dialect : Dialect {
     "::mlir::DenseI32ArrayAttr":$worker_first_warps, // where each worker partition starts (tle-isolate-partitions)
     "::mlir::DenseI32ArrayAttr":$pipe_threads, // a pipe's writer threads, then its readers' (tle-isolate-partitions)
     "::mlir::DenseI32ArrayAttr":$register_plan, // the kernel's registers per thread, then the default partition's and each worker's setmaxnreg or 0 (tle-isolate-partitions)
-    "::mlir::UnitAttr":$one_block_per_processor // the kernel's tiles outgrow a thread's registers: __launch_bounds__(threads, 1) (tle-bound-registers)
+    "::mlir::IntegerAttr":$min_blocks_per_processor // the resident blocks per multiprocessor ptxas must leave room for: __launch_bounds__(threads, n) (tle-bound-registers)
   );
 }
 

@@ -51,9 +51,12 @@ bool maskPerElement(Operation *op) { return dialectOf(op).getMaskPerElementAttrH
 void setMaskPerElement(Operation *op) { dialectOf(op).getMaskPerElementAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
 bool uniformLoad(Operation *op) { return dialectOf(op).getUniformAttrHelper().isAttrPresent(op); }
 void setUniformLoad(Operation *op) { dialectOf(op).getUniformAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
-bool oneBlockPerProcessor(Operation *kernel) { return dialectOf(kernel).getOneBlockPerProcessorAttrHelper().isAttrPresent(kernel); }
-void setOneBlockPerProcessor(Operation *kernel) {
-  dialectOf(kernel).getOneBlockPerProcessorAttrHelper().setAttr(kernel, UnitAttr::get(kernel->getContext()));
+std::optional<int64_t> minBlocksPerProcessor(Operation *kernel) {
+  if (auto v = dialectOf(kernel).getMinBlocksPerProcessorAttrHelper().getAttr(kernel)) return v.getInt();
+  return std::nullopt;
+}
+void setMinBlocksPerProcessor(Operation *kernel, int64_t blocks) {
+  dialectOf(kernel).getMinBlocksPerProcessorAttrHelper().setAttr(kernel, IntegerAttr::get(IntegerType::get(kernel->getContext(), 32), blocks));
 }
 std::optional<int64_t> bufferOffset(Operation *alloc) {
   if (auto v = dialectOf(alloc).getOffsetAttrHelper().getAttr(alloc)) return v.getInt();

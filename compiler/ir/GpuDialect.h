@@ -29,8 +29,10 @@ void setMaskPerElement(mlir::Operation *op);
 // A scalar load that thread 0 makes and the block shares (its value steers control flow).
 bool uniformLoad(mlir::Operation *op);
 void setUniformLoad(mlir::Operation *op);
-bool oneBlockPerProcessor(mlir::Operation *kernel);
-void setOneBlockPerProcessor(mlir::Operation *kernel);
+// The resident blocks per multiprocessor a kernel asks ptxas to leave registers for
+// (tle-bound-registers); nullopt: ptxas chooses.
+std::optional<int64_t> minBlocksPerProcessor(mlir::Operation *kernel);
+void setMinBlocksPerProcessor(mlir::Operation *kernel, int64_t blocks);
 // A shared-memory buffer's byte offset (tle-plan-shared-memory); nullopt before planning.
 std::optional<int64_t> bufferOffset(mlir::Operation *alloc);
 void setBufferOffset(mlir::Operation *alloc, int64_t offset);

@@ -21,11 +21,13 @@ constexpr int kNonPortableClusterBlocks = 16;
 class CudaTarget : public TargetInfo {
  public:
   // `sharedKiB`: the dynamic shared memory one block may opt in to; `processorSharedKiB`: a
-  // multiprocessor's, which its resident blocks divide (CUDA C++ Programming Guide,
-  // "Technical Specifications per Compute Capability").
-  CudaTarget(std::string arch, int computeCapability, bool archSpecific, int64_t sharedKiB, int64_t processorSharedKiB)
+  // multiprocessor's, which its resident blocks divide; `processorThreads`: the threads it
+  // keeps resident (CUDA C++ Programming Guide, "Technical Specifications per Compute
+  // Capability").
+  CudaTarget(std::string arch, int computeCapability, bool archSpecific, int64_t sharedKiB, int64_t processorSharedKiB,
+             int processorThreads)
       : arch_(std::move(arch)), computeCapability_(computeCapability), archSpecific_(archSpecific),
-        processorSharedBytes_(processorSharedKiB * 1024) {
+        processorSharedBytes_(processorSharedKiB * 1024), processorThreads_(processorThreads) {
     spaces_ = {{MemorySpace::Global, 0, kSharedAlignment},
                {MemorySpace::Shared, sharedKiB * 1024, kSharedAlignment}};
     if (computeCapability_ >= 90) spaces_.push_back({MemorySpace::RemoteShared, sharedKiB * 1024, kSharedAlignment});
@@ -38,6 +40,7 @@ class CudaTarget : public TargetInfo {
   int vectorBytes() const override { return kWidestAccessBytes; }
   const std::vector<MemorySpaceInfo> &memorySpaces() const override { return spaces_; }
   int64_t sharedBytesPerProcessor() const override { return processorSharedBytes_; }
+  int maxThreadsPerProcessor() const override { return processorThreads_; }
   int64_t sharedBytesReservedPerBlock() const override { return kReservedSharedBytesPerBlock; }
   int64_t registersPerProcessor() const override { return kRegistersPerProcessor; }
   int64_t registersPerThread() const override { return kRegistersPerThread; }
@@ -66,14 +69,16 @@ class CudaTarget : public TargetInfo {
   int computeCapability_;
   bool archSpecific_;  // sm_90a: wgmma and setmaxnreg, not forward compatible
   int64_t processorSharedBytes_;
+  int processorThreads_;
   std::vector<MemorySpaceInfo> spaces_;
 };
 
 }  // namespace
 
 std::vector<const TargetInfo *> cudaTargets() {
-  static const CudaTarget sm80("sm_80", 80, false, 163, 164), sm86("sm_86", 86, false, 99, 100), sm87("sm_87", 87, false, 163, 164),
-      sm89("sm_89", 89, false, 99, 100), sm90("sm_90", 90, false, 227, 228), sm90a("sm_90a", 90, true, 227, 228);
+  static const CudaTarget sm80("sm_80", 80, false, 163, 164, 2048), sm86("sm_86", 86, false, 99, 100, 1536),
+      sm87("sm_87", 87, false, 163, 164, 2048), sm89("sm_89", 89, false, 99, 100, 1536), sm90("sm_90", 90, false, 227, 228, 2048),
+      sm90a("sm_90a", 90, true, 227, 228, 2048);
   return {&sm80, &sm86, &sm87, &sm89, &sm90, &sm90a};
 }
 

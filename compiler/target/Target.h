@@ -64,6 +64,8 @@ class TargetInfo {
   // hardware keeps of it for each block (CUDA); 0 where blocks do not share one.
   virtual int64_t sharedBytesPerProcessor() const { return 0; }
   virtual int64_t sharedBytesReservedPerBlock() const { return 0; }
+  // The threads one multiprocessor keeps resident (CUDA); 0 where there is no such limit.
+  virtual int maxThreadsPerProcessor() const { return 0; }
   // The registers of one multiprocessor that its resident threads divide (CUDA); 0 where
   // there is no such pool.
   virtual int64_t registersPerProcessor() const { return 0; }

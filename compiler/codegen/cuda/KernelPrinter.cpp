@@ -56,7 +56,8 @@ void KernelPrinter::print(PrintedKernel &out) {
   // setmaxnreg needs the kernel's registers fixed (nvcc takes __maxnreg__ or
   // __launch_bounds__, not both).
   llvm::SmallVector<int32_t> registers = ws_ ? gpu::registerPlan(ws_) : llvm::SmallVector<int32_t>{};
-  std::string minBlocks = gpu::oneBlockPerProcessor(f_) ? ", 1" : "";
+  std::optional<int64_t> blocks = gpu::minBlocksPerProcessor(f_);
+  std::string minBlocks = blocks ? ", " + std::to_string(*blocks) : "";
   std::string bounds = registers.empty() ? "__launch_bounds__(" + std::to_string(out.threadsPerBlock) + minBlocks + ") "
                                          : "__maxnreg__(" + std::to_string(registers[0]) + ") ";
   code << "extern \"C\" __global__ void " << bounds << clusterDims << out.name << "(" << params << ") {\n";

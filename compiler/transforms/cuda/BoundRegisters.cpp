@@ -1,6 +1,6 @@
-// tle-bound-registers: a kernel whose tiles cannot fit in a thread's registers is printed
-// with __launch_bounds__(threads, 1) (see the pass description in Passes.td for why only
-// those).
+// tle-bound-registers: how many resident blocks per multiprocessor a kernel with dots asks
+// ptxas to leave registers for, printed as __launch_bounds__(threads, n) (see the pass
+// description in Passes.td for the rules and the measurements behind them).
 #include "transforms/cuda/Passes.h"
 
 #include "ir/Dialect.h"
@@ -51,6 +51,39 @@ int64_t estimatedRegisters(func::FuncOp f, int64_t threads) {
   return widest + invariant;
 }
 
+// Shared memory a block takes at least (tle-plan-shared-memory's plan): its buffers and
+// operand rings, and the kilobyte the rings' alignment costs once scratch or staging
+// precedes them (their sizes are the device library's).
+int64_t sharedBytesAtLeast(func::FuncOp f) {
+  gpu::SharedMemoryPlanAttr plan = gpu::sharedMemoryPlan(f);
+  if (!plan) return 0;
+  const bool before = plan.getScratch() || plan.getStaging() > 0;
+  return plan.getBufferBytes() + plan.getSlotBytes() + (plan.getSlotBytes() > 0 && before ? 1024 : 0);
+}
+
+// A block count is worth asking for when each thread's share of the register file keeps at
+// least this multiple of the tiles' estimate, and this many registers: below either, ptxas
+// spilled on the attention sweep (96-200 bytes, 15-35% slower) where above them it did not.
+constexpr double kRegisterHeadroom = 1.3;
+constexpr int64_t kFewestRegisters = 80;
+constexpr int64_t kRegisterGranule = 8;  // registers are allocated to a thread 8 at a time
+
+// The most resident blocks that shared memory, the threads and the register file allow
+// with room for the tiles, if that asks ptxas for fewer registers than it may take: 0 when
+// no such count is worth asking for.
+int64_t blocksWorthAskingFor(func::FuncOp f, const TargetInfo &t, int64_t threads, int64_t tileRegisters) {
+  if (tileRegisters == 0 || t.registersPerProcessor() == 0 || t.maxThreadsPerProcessor() == 0) return 0;
+  int64_t most = t.maxThreadsPerProcessor() / threads;
+  if (int64_t bySharedMemory = t.blocksPerProcessor(sharedBytesAtLeast(f), threads, 0)) most = std::min(most, bySharedMemory);
+  for (int64_t blocks = most; blocks >= 2; --blocks) {
+    const int64_t share = t.registersPerProcessor() / (blocks * threads) / kRegisterGranule * kRegisterGranule;
+    if (share >= t.registersPerThread()) return 0;  // no limit ptxas does not have already
+    if (share >= kFewestRegisters && static_cast<double>(share) >= kRegisterHeadroom * static_cast<double>(tileRegisters))
+      return blocks;
+  }
+  return 0;
+}
+
 struct BoundRegistersPass : impl::BoundRegistersBase<BoundRegistersPass> {
   using BoundRegistersBase::BoundRegistersBase;
 
@@ -60,8 +93,10 @@ struct BoundRegistersPass : impl::BoundRegistersBase<BoundRegistersPass> {
     if (gpu::warpSpecializeOf(f)) return;
     const TargetInfo &t = ir::targetOf(f, target);
     const int64_t threads = static_cast<int64_t>(ir::numWarps(f, numWarps)) * t.threadsPerWarp();
-    if (threads > 0 && t.registersPerThread() > 0 && estimatedRegisters(f, threads) > t.registersPerThread())
-      gpu::setOneBlockPerProcessor(f);
+    if (threads <= 0 || t.registersPerThread() <= 0) return;
+    const int64_t tileRegisters = estimatedRegisters(f, threads);
+    if (tileRegisters > t.registersPerThread()) gpu::setMinBlocksPerProcessor(f, 1);
+    else if (int64_t blocks = blocksWorthAskingFor(f, t, threads, tileRegisters)) gpu::setMinBlocksPerProcessor(f, blocks);
   }
 };
 

@@ -24,8 +24,8 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createStageDotOperands());
   pm.addNestedPass<mlir::func::FuncOp>(createUniformControlLoads());
-  pm.addNestedPass<mlir::func::FuncOp>(createBoundRegisters());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanSharedMemory());
+  pm.addNestedPass<mlir::func::FuncOp>(createBoundRegisters());
   pm.addNestedPass<mlir::func::FuncOp>(createInsertBarriers());
   pm.addNestedPass<mlir::func::FuncOp>(createInsertClusterBarriers());
 }

@@ -135,14 +135,25 @@ def InsertClusterBarriers : Pass<"tle-insert-cluster-barriers", "::mlir::func::F
 }
 
 def BoundRegisters : Pass<"tle-bound-registers", "::mlir::func::FuncOp">, KernelOptions {
-  let summary = "ask for one resident block per multiprocessor where the tiles outgrow a thread's registers";
+  let summary = "choose how many resident blocks per multiprocessor a kernel with dots asks ptxas to leave registers for";
   let description = [{
-    A kernel whose dot accumulators and loop-invariant register operands need more
-    registers per thread than the target has gets tle_gpu.one_block_per_processor, printed
-    as __launch_bounds__(threads, 1). The bound changes no limit, but without it ptxas
-    (CUDA 13) compiles such a kernel with 32 registers and spills nearly everything; with
-    it, everywhere, ptxas trades occupancy for registers in kernels that fit (attention at
-    64 x 64 on 4 warps: 128 -> 170 registers, 9% slower), hence only where they do not.
+    The estimate is a thread's share of the dot accumulators of one block of ops and of the
+    loop-invariant A operands held in registers. A kernel whose estimate exceeds the
+    target's registers per thread gets tle_gpu.min_blocks_per_processor = 1, printed as
+    __launch_bounds__(threads, 1): the bound changes no limit, but without it ptxas (CUDA
+    13) compiles such a kernel with 32 registers and spills nearly everything.
+
+    Otherwise the kernel asks for the most blocks that the threads and its shared memory
+    (tle-plan-shared-memory's buffers and operand rings, a lower bound) let a
+    multiprocessor hold, where each
+    thread's share of the register file stays at least 1.3 times the estimate and 80
+    registers, and is below what ptxas may take anyway. Left alone, ptxas takes registers
+    past the next resident block (attention at 128 x 64, d = 64, causal, on 8 warps: 152
+    registers, one block; Triton's 118, two); asked for two, 128 registers and 0.65x ->
+    0.83x Triton. Closer to the estimate it spilled (96-200 bytes, 15-35% slower), and a
+    bound that constrains nothing is not printed: with (threads, 1) everywhere ptxas traded
+    resident blocks for registers where the tiles fit (attention at 64 x 64 on 4 warps:
+    128 -> 170 registers, 9% slower).
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
