@@ -11,6 +11,7 @@ constexpr int kSharedAlignment = 16;
 constexpr int64_t kReservedSharedBytesPerBlock = 1024;
 constexpr int64_t kRegistersPerProcessor = 64 * 1024;  // 32-bit registers, sm_80 ... sm_90
 constexpr int64_t kRegistersPerThread = 255;  // what ptxas can assign one thread
+constexpr int64_t kRegisterAllocationUnit = 8;  // a thread's registers come 8 at a time
 constexpr int kProcessorPartitions = 4;                 // sub-partitions of 16K registers each
 // Hopper runs clusters of up to 8 blocks on every part, 16 with the non-portable opt-in
 // (cudaFuncAttributeNonPortableClusterSizeAllowed; CUDA C++ Programming Guide, "Thread
@@ -44,6 +45,7 @@ class CudaTarget : public TargetInfo {
   int64_t sharedBytesReservedPerBlock() const override { return kReservedSharedBytesPerBlock; }
   int64_t registersPerProcessor() const override { return kRegistersPerProcessor; }
   int64_t registersPerThread() const override { return kRegistersPerThread; }
+  int64_t registerAllocationUnit() const override { return kRegisterAllocationUnit; }
   int processorPartitions() const override { return kProcessorPartitions; }
   int portableClusterBlocks() const override { return has(Feature::Clusters) ? kPortableClusterBlocks : 0; }
   int maxClusterBlocks() const override { return has(Feature::Clusters) ? kNonPortableClusterBlocks : 0; }

@@ -71,6 +71,8 @@ class TargetInfo {
   virtual int64_t registersPerProcessor() const { return 0; }
   // The most registers one thread can have (CUDA); 0 where there is no such limit.
   virtual int64_t registersPerThread() const { return 0; }
+  // How many registers a thread is given at a time (CUDA); 1 where they are not counted.
+  virtual int64_t registerAllocationUnit() const { return 1; }
   // The multiprocessor's scheduler partitions: each holds its own share of the registers,
   // and a block's warps are spread over them (so a warp count not a multiple of it puts
   // more warps, and registers, on some). 1 where the registers are one pool.

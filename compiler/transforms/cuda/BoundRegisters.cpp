@@ -66,7 +66,6 @@ int64_t sharedBytesAtLeast(func::FuncOp f) {
 // spilled on the attention sweep (96-200 bytes, 15-35% slower) where above them it did not.
 constexpr double kRegisterHeadroom = 1.3;
 constexpr int64_t kFewestRegisters = 80;
-constexpr int64_t kRegisterGranule = 8;  // registers are allocated to a thread 8 at a time
 
 // The most resident blocks that shared memory, the threads and the register file allow
 // with room for the tiles, if that asks ptxas for fewer registers than it may take: 0 when
@@ -76,7 +75,8 @@ int64_t blocksWorthAskingFor(func::FuncOp f, const TargetInfo &t, int64_t thread
   int64_t most = t.maxThreadsPerProcessor() / threads;
   if (int64_t bySharedMemory = t.blocksPerProcessor(sharedBytesAtLeast(f), threads, 0)) most = std::min(most, bySharedMemory);
   for (int64_t blocks = most; blocks >= 2; --blocks) {
-    const int64_t share = t.registersPerProcessor() / (blocks * threads) / kRegisterGranule * kRegisterGranule;
+    const int64_t unit = t.registerAllocationUnit();
+    const int64_t share = t.registersPerProcessor() / (blocks * threads) / unit * unit;
     if (share >= t.registersPerThread()) return 0;  // no limit ptxas does not have already
     if (share >= kFewestRegisters && static_cast<double>(share) >= kRegisterHeadroom * static_cast<double>(tileRegisters))
       return blocks;

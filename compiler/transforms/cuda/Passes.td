@@ -145,9 +145,8 @@ def BoundRegisters : Pass<"tle-bound-registers", "::mlir::func::FuncOp">, Kernel
 
     Otherwise the kernel asks for the most blocks that the threads and its shared memory
     (tle-plan-shared-memory's buffers and operand rings, a lower bound) let a
-    multiprocessor hold, where each
-    thread's share of the register file stays at least 1.3 times the estimate and 80
-    registers, and is below what ptxas may take anyway. Left alone, ptxas takes registers
+    multiprocessor hold, where each thread's share of the register file stays at least 1.3
+    times the estimate and 80 registers, and is below what ptxas may take anyway. Left alone, ptxas takes registers
     past the next resident block (attention at 128 x 64, d = 64, causal, on 8 warps: 152
     registers, one block; Triton's 118, two); asked for two, 128 registers and 0.65x ->
     0.83x Triton. Closer to the estimate it spilled (96-200 bytes, 15-35% slower), and a
