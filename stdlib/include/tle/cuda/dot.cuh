@@ -199,13 +199,14 @@ struct SharedMma16Operand {
   // swizzle atom (8 rows) apart.
   TLE_DEVICE uint64_t descriptor_a(int mi, int ki) const {
     const int row = 64 * (mma_warp<WM, WN, G>::m() / 4) + 16 * WM * mi;  // the warpgroup within the tile's warps
-    return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(row, 16 * ki)]), 16, 8 * kASwizzleBytes, kASwizzleBytes);
+    return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), 16, 8 * kASwizzleBytes, kASwizzleBytes),
+                                Swizzle16<C, R>::offset(row, 16 * ki));
   }
   // B: the columns from `column` on of k16 step ki (as many as the instruction is wide).
   // K-major: 8-row groups 1024 bytes apart; N-major also 64-column blocks R * 128 bytes apart.
   TLE_DEVICE uint64_t descriptor_b(int ki, int column) const {
-    if constexpr (kNMajorB) return wgmma::descriptor(smem_address(&smem[Swizzle16<R, C>::offset(column, 16 * ki)]), 16, 1024);
-    else return wgmma::descriptor(smem_address(&smem[Swizzle16<C, R>::offset(16 * ki, column)]), R * 128, 1024);
+    if constexpr (kNMajorB) return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), 16, 1024), Swizzle16<R, C>::offset(column, 16 * ki));
+    else return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), R * 128, 1024), Swizzle16<C, R>::offset(16 * ki, column));
   }
 };
 

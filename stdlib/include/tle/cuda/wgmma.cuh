@@ -26,6 +26,12 @@ TLE_DEVICE uint64_t descriptor(uint32_t smem_address, uint32_t leading_bytes, ui
          (static_cast<uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32) | (mode << 62);
 }
 
+// The descriptor of the atom `elements` 16-bit elements after `base`'s start (a multiple of
+// 8): shared addresses stay below 2^18, so the start field (address / 16, 14 bits) takes the
+// offset without a carry into the next field. One add per instruction instead of the whole
+// encoding from the address.
+TLE_DEVICE uint64_t descriptor_at(uint64_t base, int elements) { return base + static_cast<uint64_t>(elements >> 3); }
+
 #if TLE_HAS_WGMMA
 TLE_DEVICE void fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TLE_DEVICE void commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
