@@ -74,8 +74,8 @@ int64_t blocksWorthAskingFor(func::FuncOp f, const TargetInfo &t, int64_t thread
   if (tileRegisters == 0 || t.registersPerProcessor() == 0 || t.maxThreadsPerProcessor() == 0) return 0;
   int64_t most = t.maxThreadsPerProcessor() / threads;
   if (int64_t bySharedMemory = t.blocksPerProcessor(sharedBytesAtLeast(f), threads, 0)) most = std::min(most, bySharedMemory);
+  const int64_t unit = t.registerAllocationUnit();
   for (int64_t blocks = most; blocks >= 2; --blocks) {
-    const int64_t unit = t.registerAllocationUnit();
     const int64_t share = t.registersPerProcessor() / (blocks * threads) / unit * unit;
     if (share >= t.registersPerThread()) return 0;  // no limit ptxas does not have already
     if (share >= kFewestRegisters && static_cast<double>(share) >= kRegisterHeadroom * static_cast<double>(tileRegisters))
