@@ -267,6 +267,8 @@ LogicalResult AsyncCopyOp::verify() {
     if (*behind < 1 || static_cast<int64_t>(*behind) >= static_cast<int64_t>(getRing().getType().getSlots()))
       return emitOpError("slots_behind must be between 1 and the ring's slots - 1");
   }
+  if (!getStrides().empty() && static_cast<int64_t>(getStrides().size()) != getPtr().getType().getRank())
+    return emitOpError("takes one stride per dimension of the tile, or none");
   return success();
 }
 

@@ -124,18 +124,21 @@ def TleGpu_OperandRingOp : TleGpu_Op<"operand_ring", [MemoryEffects<[MemAlloc]>]
   let assemblyFormat = "attr-dict `:` type($ring)";
 }
 
-def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
   let summary = "copy a tile from global memory into a slot of an operand ring (cp.async, one commit group)";
   let description = [{
     Into slot `slot` when it is given (the copies before the loop), else into the slot that
     the enclosing ring loop's iteration `slots_behind` back (default 1: the previous one)
     read. Masked-off chunks are zero-filled; tle_gpu.mask_per_element marks a mask that may
     differ inside a 16-byte chunk. A scalar mask covers the whole tile (a splat's).
+    `strides` (tle-affine-copy-addresses), one per dimension: the pointers are affine in the
+    element's indices, ptr[i, j] = ptr[0, 0] + i * strides[0] + j * strides[1] elements, so
+    each chunk's address is the thread's first pointer plus a uniform offset.
   }];
   let arguments = (ins TleGpu_OperandRingType:$ring, RankedTensorOf<[Tle_AnyPtr]>:$ptr,
-                       Optional<AnyTypeOf<[RankedTensorOf<[I1]>, I1]>>:$mask,
+                       Optional<AnyTypeOf<[RankedTensorOf<[I1]>, I1]>>:$mask, Variadic<I64>:$strides,
                        OptionalAttr<I32Attr>:$slot, OptionalAttr<I32Attr>:$slots_behind);
-  let assemblyFormat = "$ptr (`mask` $mask^)? `into` $ring attr-dict `:` type($ptr) `,` type($ring) (`,` type($mask)^)?";
+  let assemblyFormat = "$ptr (`mask` $mask^)? (`strides` `(` $strides^ `)`)? `into` $ring attr-dict `:` type($ptr) `,` type($ring) (`,` type($mask)^)?";
   let hasVerifier = 1;
 }
 

@@ -430,8 +430,11 @@ void KernelPrinter::printOperandOperation(Operation *op) {
                                              rings_.lookup(c.getRing()).second
                                        : slotOf(c.getRing(), op, c.getSlotsBehind().value_or(1));
         const bool tileMask = c.getMask() && isa<RankedTensorType>(c.getMask().getType());
-        line() << "tle::copy_async_operand<" << type(ring.getOperand()) << (tileMask ? masking(op) : "") << ">(" << expr(c.getPtr())
-               << (c.getMask() ? ", " + expr(c.getMask()) : "") << ", " << slot << ");\n";
+        std::string strides;
+        for (Value s : c.getStrides()) strides += ", " + expr(s);
+        line() << "tle::copy_async_operand" << (strides.empty() ? "" : "_affine") << "<" << type(ring.getOperand())
+               << (tileMask ? masking(op) : "") << ">(" << expr(c.getPtr()) << strides << (c.getMask() ? ", " + expr(c.getMask()) : "")
+               << ", " << slot << ");\n";
       })
       .Case<gpu::AsyncWaitOp>([&](gpu::AsyncWaitOp w) {
         line() << "tle::wait_async_operands<" << w.getPending()

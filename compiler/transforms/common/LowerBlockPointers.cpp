@@ -3,7 +3,7 @@
 // dimension (moved by tl.advance). Loops that carry block pointers carry their offsets
 // instead. Loads and stores through them compute the pointer tensor
 //   base + sum_d (offset_d + arange(block_d)) * stride_d
-// in 64-bit, masked on the dimensions named by boundary_check.
+// in 64-bit (each offset and range widened first), masked on the dimensions named by boundary_check.
 #include "transforms/common/Passes.h"
 
 #include "ir/Dialect.h"
@@ -228,8 +228,13 @@ class BlockPointerLowering {
       // The indices along d, as a rank-`rank` tensor broadcast to the block.
       auto rangeType = RankedTensorType::get({shape[d]}, i32);
       Value range = b.create<ir::MakeRangeOp>(loc, rangeType, 0, static_cast<int32_t>(shape[d]));
-      Value index = b.create<arith::AddIOp>(loc, b.create<ir::SplatOp>(loc, rangeType, p.offsets[d]), range);
-      Value wide = b.create<arith::ExtSIOp>(loc, RankedTensorType::get({shape[d]}, i64), index);
+      // Widened before the sum, as Triton does: the pointers are then affine in the indices
+      // with the strides as coefficients (tle-affine-copy-addresses relies on it).
+      auto wideType = RankedTensorType::get({shape[d]}, i64);
+      Value offset = p.offsets[d];
+      if (offset.getType() != i64) offset = b.create<arith::ExtSIOp>(loc, i64, offset);
+      Value wide = b.create<arith::AddIOp>(loc, b.create<ir::SplatOp>(loc, wideType, offset),
+                                           b.create<arith::ExtSIOp>(loc, wideType, range));
       auto expand = [&](Value v, Type e) {
         SmallVector<int64_t> unit(rank, 1);
         unit[d] = shape[d];
@@ -245,7 +250,6 @@ class BlockPointerLowering {
       Value term = expand(scaled, i64);
       offsets = offsets ? b.create<arith::AddIOp>(loc, offsets, term).getResult() : term;
       if (llvm::is_contained(boundaryCheck, static_cast<int32_t>(d))) {
-        auto wideType = cast<RankedTensorType>(wide.getType());
         Value zero = b.create<arith::ConstantOp>(loc, wideType, DenseElementsAttr::get(wideType, b.getI64IntegerAttr(0)));
         Value low = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, wide, zero);
         Value high = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, wide,

@@ -114,7 +114,8 @@ Operation *first(const Range &ops) {
 gpu::AsyncCopyOp createCopy(OpBuilder &b, ir::LoadOp load, Value ring, IntegerAttr slot) {
   Value mask = load.getMask();
   if (auto splat = mask ? mask.getDefiningOp<ir::SplatOp>() : ir::SplatOp()) mask = splat.getSrc();
-  auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), mask, slot, /*slots_behind=*/IntegerAttr());
+  auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), mask, /*strides=*/ValueRange(), slot,
+                                           /*slots_behind=*/IntegerAttr());
   if (mask && isa<RankedTensorType>(mask.getType()) && gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
   return copy;
 }

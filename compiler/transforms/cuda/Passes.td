@@ -78,6 +78,18 @@ def LowerAsyncCopies : Pass<"tle-lower-async-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def AffineCopyAddresses : Pass<"tle-affine-copy-addresses", "::mlir::func::FuncOp"> {
+  let summary = "give the operand copies whose pointers are affine in the indices their strides";
+  let description = [{
+    A tle_gpu.async_copy of a blocked 2-D tile, with a whole-tile mask or none, whose
+    pointers are ptr[0, 0] + i * s0 + j * s1 with uniform s0, s1 (built from splats, ranges,
+    expand_dims, broadcast, i64 sums and products by uniform values: what block pointers
+    lower to) gets `strides(s0, s1)`: the library then computes each chunk's address from
+    the thread's first pointer and a uniform offset instead of from the chunk's own pointer.
+  }];
+  let dependentDialects = ["::tle::gpu::TleGpuDialect", "::mlir::arith::ArithDialect"];
+}
+
 def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, KernelOptions {
   let summary = "leave the wgmma group of a ring loop's accumulating dot in flight across iterations";
   let description = [{

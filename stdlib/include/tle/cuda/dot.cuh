@@ -422,6 +422,51 @@ TLE_DEVICE void copy_async_operand(const P &ptrs, bool valid, unsigned char *slo
   __pipeline_commit();
 }
 
+// Is every register's coordinate the thread's first coordinate plus the register's own? It
+// is where no two bases of a dimension share a bit (their XOR is then a sum), as in every
+// blocked layout.
+template <class Src>
+TLE_CONSTEXPR bool registers_offset_additively() {
+  for (int d = 0; d < Src::rank; ++d) {
+    int seen = 0;
+    bool ok = true;
+    auto take = [&](int basis) {
+      ok = ok && (basis & (basis - 1)) == 0 && (basis & seen) == 0;
+      seen |= basis;
+    };
+    for (int b = 0; b < Src::linear.numRegBits; ++b) take(Src::linear.reg[b][d]);
+    for (int b = 0; b < kLaneBits; ++b) take(Src::linear.lane[b][d]);
+    for (int b = 0; b < Src::linear.numWarpBits; ++b) take(Src::linear.warp[b][d]);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// The copy of an operand whose pointers are affine in the element's coordinates (the
+// compiler proved ptrs(i, j) = ptrs(0, 0) + i * stride0 + j * stride1, as block pointers
+// are): each chunk's address is the thread's first pointer plus a uniform offset, so one
+// address per thread stays live, not one per chunk, and no chunk's address waits for
+// another's.
+template <class P>
+TLE_DEVICE P affine_chunk_pointers(const P &ptrs, int64_t stride0, int64_t stride1) {
+  static_assert(P::rank == 2 && registers_offset_additively<P>(), "tlec bug: an affine operand copy needs a blocked 2-D layout");
+  P chunks;
+  static_for<P::kRegs / 8>([&](auto g) {
+    constexpr int r = decltype(g)::value * 8;
+    constexpr int64_t i = P::linear.regCoord(r, 0), j = P::linear.regCoord(r, 1);
+    chunks.v[r] = ptrs.v[0] + (i * stride0 + j * stride1);
+  });
+  return chunks;
+}
+template <class Dst, class P>
+TLE_DEVICE void copy_async_operand_affine(const P &ptrs, int64_t stride0, int64_t stride1, bool valid, unsigned char *slot) {
+  copy_async_operand<Dst>(affine_chunk_pointers(ptrs, stride0, stride1), valid, slot);
+}
+template <class Dst, class P>
+TLE_DEVICE void copy_async_operand_affine(const P &ptrs, int64_t stride0, int64_t stride1, unsigned char *slot) {
+  copy_async_operand<Dst>(affine_chunk_pointers(ptrs, stride0, stride1), slot);
+}
+
 // The top of an iteration: its copies have landed and every thread reached this point.
 template <int Pending>
 TLE_DEVICE void wait_async_operands() {
