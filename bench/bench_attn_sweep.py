@@ -2,6 +2,8 @@
 """The attention config sweep (issue 12): every kernel of bench/attn_sweep.list (Triton
 tutorial 06's forward kernel over BLOCK_M x BLOCK_N x warps, head dims 64 and 128, causal and
 not; unhinted signatures) against Triton 3.6's JIT with the same config, in one process.
+Kernels named attnptrs_* (bench/attn_formulation.list) are the same kernel written with
+tensors of pointers and tl.trans (06_fused_attention_ptrs.tle); Triton runs that source.
 Builds build-gpu/attn_sweep/gen/*.cu with nvcc first when the library is missing (run
 `bench/gen_sweep.sh bench/attn_sweep.list build-gpu/attn_sweep` where tlec is). Checks each
 output against float32 PyTorch attention before timing; a config that either side cannot run
@@ -28,7 +30,7 @@ def main():
     import triton
     import tlec_kernels
     from bench_tutorials import bench, load_tutorial
-    tri = load_tutorial("06_fused_attention_nodesc.tle")
+    sources = {"attn": load_tutorial("06_fused_attention_nodesc.tle"), "attnptrs": load_tutorial("06_fused_attention_ptrs.tle")}
     kernels = tlec_kernels.load(args.build)
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
     z, h, n = 4, 16, args.n_ctx
@@ -37,7 +39,8 @@ def main():
     ratios = []
     torch.manual_seed(0)
     for sym in sorted(kernels):
-        d, kind, bm, bn, stages, warps = re.match(r"attn_d(\d+)_(full|causal)_(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups()
+        form, d, kind, bm, bn, stages, warps = re.match(r"(attn|attnptrs)_d(\d+)_(full|causal)_(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups()
+        tri = sources[form]
         d, bm, bn, stages, warps = int(d), int(bm), int(bn), int(stages), int(warps)
         causal = kind == "causal"
         q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)
@@ -62,16 +65,19 @@ def main():
             continue
         t_tlec = bench(lambda: kernels[sym](grid, *full))
         stage = 3 if causal else 1
-        try:
-            t_tri = bench(lambda: tri._attn_fwd.fn[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage,
-                                                         num_warps=warps, num_stages=stages))
-        except Exception as e:  # noqa: BLE001
-            print(f"{sym:34s} {0:9.0f} Triton cannot run it: {type(e).__name__}")
-            continue
         flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
+        # The tutorial's kernel is autotuned: run the JIT function under it with this config.
+        jit = tri._attn_fwd.fn if hasattr(tri._attn_fwd, "configs") else tri._attn_fwd
+        try:
+            t_tri = bench(lambda: jit[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage, num_warps=warps,
+                                            num_stages=stages))
+        except Exception as e:  # noqa: BLE001
+            message = str(e).splitlines()[0][:160] if str(e) else ""
+            print(f"{sym:34s} {flops / t_tlec / 1e9:9.0f} Triton cannot run it: {type(e).__name__}: {message}")
+            continue
         ratio = t_tri / t_tlec
         ratios.append(ratio)
-        print(f"{sym[5:]:34s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} {ratio:10.2f}x", flush=True)
+        print(f"{sym.split('_', 1)[1] if form == 'attn' else sym:34s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} {ratio:10.2f}x", flush=True)
     summarize(ratios)
 
 
