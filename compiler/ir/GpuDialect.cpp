@@ -73,6 +73,28 @@ void setBufferBytes(Operation *kernel, int64_t bytes) {
   dialectOf(kernel).getBufferBytesAttrHelper().setAttr(kernel, IntegerAttr::get(IntegerType::get(kernel->getContext(), 64), bytes));
 }
 
+Attribute transposedBlockedLayout(Attribute layout, ArrayRef<int32_t> order, bool inverse) {
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout);
+  size_t rank = order.size();
+  if (!blocked || blocked.getOrder().size() != rank) return {};
+  // from[i]: the dimension of the given layout that becomes dimension i.
+  SmallVector<unsigned> from(rank), position(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    if (order[i] < 0 || static_cast<size_t>(order[i]) >= rank) return {};
+    if (inverse) from[order[i]] = i;
+    else from[i] = order[i];
+  }
+  for (size_t i = 0; i < rank; ++i) position[from[i]] = i;
+  SmallVector<unsigned> spt, tpw, wpc, fastest;
+  for (size_t i = 0; i < rank; ++i) {
+    spt.push_back(blocked.getSizePerThread()[from[i]]);
+    tpw.push_back(blocked.getThreadsPerWarp()[from[i]]);
+    wpc.push_back(blocked.getWarpsPerCTA()[from[i]]);
+  }
+  for (unsigned d : blocked.getOrder()) fastest.push_back(position[d]);
+  return BlockedLayoutAttr::get(layout.getContext(), spt, tpw, wpc, fastest);
+}
+
 bool isAsyncCopy(Operation *load) { return dialectOf(load).getAsyncCopyAttrHelper().isAttrPresent(load); }
 void setAsyncCopy(Operation *load, bool async) {
   auto helper = dialectOf(load).getAsyncCopyAttrHelper();

@@ -18,9 +18,9 @@ if os.path.exists(tle_opt):
     config.available_features.add("mlir")
     # The CUDA pipeline up to (and including) layout assignment, and up to the shared-memory
     # plan: the input of the passes after them, each tested alone.
-    config.substitutions.append(("%cuda-layouts", "tle-opt --tle-lower-block-pointers --canonicalize --tle-plan-async-copies"
+    config.substitutions.append(("%cuda-layouts", "tle-opt --tle-lower-block-pointers --canonicalize --tle-transpose-loads --tle-plan-async-copies"
                                  " --tle-prefetch-loads --tle-clone-indexing --tle-assign-layouts --cse"))
-    config.substitutions.append(("%cuda-planned", "tle-opt --tle-lower-block-pointers --canonicalize --tle-plan-async-copies"
+    config.substitutions.append(("%cuda-planned", "tle-opt --tle-lower-block-pointers --canonicalize --tle-transpose-loads --tle-plan-async-copies"
                                  " --tle-prefetch-loads --tle-clone-indexing --tle-assign-layouts --cse --tle-lower-async-copies"
                                  " --tle-stage-dot-operands --tle-plan-shared-memory"))
     config.substitutions.append(("tle-opt", tle_opt))

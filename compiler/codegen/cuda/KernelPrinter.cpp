@@ -473,6 +473,11 @@ void KernelPrinter::printRearrangement(Operation *op) {
       .Case<ir::TransOp>([&](ir::TransOp t) {
         std::string order;
         for (int32_t o : t.getOrder()) order += ", " + std::to_string(o);
+        // Layouts that are each other's permutation: the registers are relabelled, no scratch.
+        if (gpu::transposedBlockedLayout(srcType.getEncoding(), t.getOrder(), false) == t.getType().getEncoding()) {
+          define(op, "tle::permute_in_registers<" + type(t.getType()) + order + ">(" + expr(t.getSrc()) + ")", "transposed");
+          return;
+        }
         std::string smem = useScratch(spelling_.tileBytes(srcType));
         define(op, "tle::permute<" + type(t.getType()) + order + ">(" + expr(t.getSrc()) + ", " + smem + ")", "transposed");
       })

@@ -247,6 +247,17 @@ void AxisAnalysis::visit(Operation *op) {
           }
         return a;
       })
+      .Case<ir::TransOp>([&](ir::TransOp t) -> std::optional<AxisInfo> {
+        // Result dimension i is operand dimension order[i], with its facts.
+        AxisInfo a = operand(0), permuted;
+        for (int32_t from : t.getOrder()) {
+          if (from < 0 || static_cast<size_t>(from) >= a.contiguity.size()) return std::nullopt;
+          permuted.contiguity.push_back(a.contiguity[from]);
+          permuted.divisibility.push_back(a.divisibility[from]);
+          permuted.constancy.push_back(a.constancy[from]);
+        }
+        return permuted;
+      })
       .Default([](Operation *) { return std::nullopt; });
   info_[result] = out ? *out : unknown(type);
 }

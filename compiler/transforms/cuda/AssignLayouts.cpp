@@ -132,6 +132,10 @@ class LayoutSolver {
         if (isTensor(e.getSrc())) slices_.push_back({e.getSrc(), e.getResult(), e.getAxis(), op});
         return;
       }
+      if (auto t = dyn_cast<ir::TransOp>(op)) {
+        if (isTensor(t.getSrc()) && isTensor(t.getResult())) transposes_.push_back(t);
+        return;
+      }
       if (auto r = dyn_cast<ir::ReduceOp>(op)) {
         uniteAll(r.getSrcs());
         uniteAll(r.getResults());
@@ -293,6 +297,24 @@ class LayoutSolver {
   void propagate() {
     for (bool changed = true; changed;) {
       changed = false;
+      // A transpose relabels a blocked layout: its operand and result take each other's,
+      // except into a class with a memory access of its own, which keeps that access
+      // coalesced (a tile transposed between a load and a store goes through shared memory).
+      for (ir::TransOp t : transposes_) {
+        Value src = find(t.getSrc()), result = find(t.getResult());
+        bool hasSrc = layout_.count(src), hasResult = layout_.count(result);
+        if (hasSrc && !hasResult && !largestAccess_.count(result)) {
+          if (Attribute l = gpu::transposedBlockedLayout(layout_.lookup(src), t.getOrder(), false)) {
+            layout_[result] = l;
+            changed = true;
+          }
+        } else if (hasResult && !hasSrc && !largestAccess_.count(src)) {
+          if (Attribute l = gpu::transposedBlockedLayout(layout_.lookup(result), t.getOrder(), true)) {
+            layout_[src] = l;
+            changed = true;
+          }
+        }
+      }
       for (const SliceEdge &e : slices_) {
         Value child = find(e.child), parent = find(e.parent);
         bool hasChild = layout_.count(child), hasParent = layout_.count(parent);
@@ -427,6 +449,7 @@ class LayoutSolver {
   llvm::DenseMap<Value, Attribute> layout_;
   std::vector<SliceEdge> slices_;
   std::vector<Operation *> memory_;
+  std::vector<ir::TransOp> transposes_;
   llvm::DenseMap<Value, int64_t> largestAccess_;  // per class root: its largest memory access (elements)
   std::vector<ir::DotOp> dots_;
   gpu::WarpSpecializeOp ws_;  // the kernel's, if any

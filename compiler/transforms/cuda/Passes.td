@@ -26,6 +26,19 @@ def IsolatePartitions : Pass<"tle-isolate-partitions", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def TransposeLoads : Pass<"tle-transpose-loads", "::mlir::func::FuncOp"> {
+  let summary = "load a tile that is only transposed into a dot operand through transposed pointers instead";
+  let description = [{
+    tl.trans(tl.load(p, mask, other)), the load used by nothing else and the transpose only
+    by tl.dot operands, becomes tl.load(tl.trans(p), tl.trans(mask), tl.trans(other)) (a
+    uniform mask or `other` made in the new shape): the load then feeds the dot directly
+    and can be copied asynchronously into its slots, and tle-assign-layouts lays the
+    pointers out as the transpose of theirs, which costs nothing. A transposed tile that is
+    stored keeps its load (coalesced on both sides of the transpose).
+  }];
+  let dependentDialects = ["::tle::ir::TleDialect"];
+}
+
 def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, KernelOptions {
   let summary = "choose the loads that go to shared memory asynchronously, and how many iterations ahead";
   let description = [{

@@ -289,7 +289,36 @@ TLE_DEVICE int permuted_index_impl(const int *order, seq<D...>) {
   return index;
 }
 
-// tl.trans / tl.permute: result dimension i is dimension Order[i] of src.
+// Does every thread hold, in each register of Dst, the element of src that its register of
+// the same number holds (Dst's layout is Src's with the dimensions permuted)?
+template <class Dst, class Src, int... Order>
+TLE_CONSTEXPR bool permutes_in_registers() {
+  constexpr LinearLayout S = Src::linear, D = Dst::linear;
+  constexpr int order[] = {Order...};
+  if (S.numRegBits != D.numRegBits || S.numWarpBits != D.numWarpBits) return false;
+  for (int i = 0; i < Src::rank; ++i) {
+    for (int b = 0; b < S.numRegBits; ++b)
+      if (D.reg[b][i] != S.reg[b][order[i]]) return false;
+    for (int b = 0; b < kLaneBits; ++b)
+      if (D.lane[b][i] != S.lane[b][order[i]]) return false;
+    for (int b = 0; b < S.numWarpBits; ++b)
+      if (D.warp[b][i] != S.warp[b][order[i]]) return false;
+  }
+  return true;
+}
+
+// tl.trans / tl.permute between layouts that are each other's permutation (tle-assign-layouts
+// makes them so where it can): the registers are relabelled, nothing moves.
+template <class Dst, int... Order, class Src>
+TLE_DEVICE Dst permute_in_registers(const Src &src) {
+  static_assert(sizeof...(Order) == Src::rank && Src::rank == Dst::rank, "permute keeps the rank");
+  static_assert(permutes_in_registers<Dst, Src, Order...>(), "tlec bug: the layouts are not each other's permutation");
+  Dst t;
+  static_for<Src::kRegs>([&](auto r) { t.v[decltype(r)::value] = src.v[decltype(r)::value]; });
+  return t;
+}
+
+// tl.trans / tl.permute: result dimension i is dimension Order[i] of src, through shared memory.
 template <class Dst, int... Order, class Src>
 TLE_DEVICE Dst permute(const Src &src, Scratch scratch) {
   static_assert(sizeof...(Order) == Src::rank && Src::rank == Dst::rank, "permute keeps the rank");
