@@ -233,8 +233,9 @@ class BlockPointerLowering {
       auto wideType = RankedTensorType::get({shape[d]}, i64);
       Value offset = p.offsets[d];
       if (offset.getType() != i64) offset = b.create<arith::ExtSIOp>(loc, i64, offset);
-      Value wide = b.create<arith::AddIOp>(loc, b.create<ir::SplatOp>(loc, wideType, offset),
-                                           b.create<arith::ExtSIOp>(loc, wideType, range));
+      Value splat = b.create<ir::SplatOp>(loc, wideType, offset);
+      Value wideRange = b.create<arith::ExtSIOp>(loc, wideType, range);
+      Value wide = b.create<arith::AddIOp>(loc, splat, wideRange);
       auto expand = [&](Value v, Type e) {
         SmallVector<int64_t> unit(rank, 1);
         unit[d] = shape[d];

@@ -47,8 +47,11 @@ struct TransposeLoadsPass : impl::TransposeLoadsBase<TransposeLoadsPass> {
             return b.create<arith::ConstantOp>(t.getLoc(), to, dense.reshape(to));
         return b.create<ir::TransOp>(t.getLoc(), to, v, t.getOrderAttr());
       };
-      auto fresh = b.create<ir::LoadOp>(load.getLoc(), t.getType(), transposed(load.getPtr()), transposed(load.getMask()),
-                                        transposed(load.getOther()), load.getCacheAttr(), load.getEvictionAttr(),
+      // One at a time: the order of the new ops must not depend on the host compiler's.
+      Value ptr = transposed(load.getPtr());
+      Value mask = transposed(load.getMask());
+      Value other = transposed(load.getOther());
+      auto fresh = b.create<ir::LoadOp>(load.getLoc(), t.getType(), ptr, mask, other, load.getCacheAttr(), load.getEvictionAttr(),
                                         load.getIsVolatile(), load.getIsAsync());
       fresh->setDiscardableAttrs(load->getDiscardableAttrDictionary());
       t.getResult().replaceAllUsesWith(fresh.getResult());
