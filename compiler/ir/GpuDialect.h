@@ -39,13 +39,12 @@ void setBufferOffset(mlir::Operation *alloc, int64_t offset);
 // The bytes a kernel's buffers take together (tle-plan-shared-memory); 0 when unset.
 int64_t bufferBytes(mlir::Operation *kernel);
 void setBufferBytes(mlir::Operation *kernel, int64_t bytes);
-// A load planned as an asynchronous copy into shared memory (tle-plan-async-copies).
 // A blocked layout with its dimensions permuted as tle.trans with `order` permutes its
 // operand's (result dimension i is operand dimension order[i]); with `inverse`, back from the
 // result's layout to the operand's. Null for other layouts: only a blocked layout permutes
 // without moving elements between threads.
 mlir::Attribute transposedBlockedLayout(mlir::Attribute layout, llvm::ArrayRef<int32_t> order, bool inverse);
-
+// A load planned as an asynchronous copy into shared memory (tle-plan-async-copies).
 bool isAsyncCopy(mlir::Operation *load);
 void setAsyncCopy(mlir::Operation *load, bool async);
 // How many iterations ahead a loop's asynchronous copies are issued; nullopt: the loop has none.

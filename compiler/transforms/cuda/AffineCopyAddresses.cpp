@@ -42,9 +42,7 @@ struct Coefficient {
 // One coefficient per dimension: how much an element moves per step of each index.
 using AffineForm = SmallVector<Coefficient, 2>;
 
-std::optional<AffineForm> uniformForm(Value v) {
-  return AffineForm(cast<RankedTensorType>(v.getType()).getRank());
-}
+AffineForm uniformForm(Value v) { return AffineForm(cast<RankedTensorType>(v.getType()).getRank()); }
 
 std::optional<Coefficient> sum(Coefficient a, Coefficient b) {
   if (a.isZero()) return b;
@@ -53,6 +51,18 @@ std::optional<Coefficient> sum(Coefficient a, Coefficient b) {
   Coefficient c{a.scale + b.scale, a.factor};
   if (c.isZero()) c.factor = Value();
   return c;
+}
+
+// a + b (a - b with `subtract`), dimension by dimension.
+std::optional<AffineForm> sumOf(const AffineForm &a, AffineForm b, bool subtract) {
+  AffineForm out;
+  for (auto [x, y] : llvm::zip(a, b)) {
+    if (subtract) y.scale = -y.scale;
+    auto c = sum(x, y);
+    if (!c) return std::nullopt;
+    out.push_back(*c);
+  }
+  return out;
 }
 
 // The scalar every element of `v` equals, if `v` is a splat of one (or a splat constant).
@@ -125,14 +135,7 @@ std::optional<AffineForm> affineForm(Value v) {
     if (!isI64Tile(v)) return std::nullopt;
     auto a = affineForm(def->getOperand(0)), b = affineForm(def->getOperand(1));
     if (!a || !b) return std::nullopt;
-    AffineForm out;
-    for (auto [x, y] : llvm::zip(*a, *b)) {
-      if (isa<arith::SubIOp>(def)) y.scale = -y.scale;
-      auto c = sum(x, y);
-      if (!c) return std::nullopt;
-      out.push_back(*c);
-    }
-    return out;
+    return sumOf(*a, *b, isa<arith::SubIOp>(def));
   }
   if (isa<arith::MulIOp>(def)) {
     if (!isI64Tile(v)) return std::nullopt;
@@ -161,13 +164,7 @@ std::optional<AffineForm> affineForm(Value v) {
     if (!isI64Tile(add.getOffset())) return std::nullopt;
     auto base = affineForm(add.getPtr()), offset = affineForm(add.getOffset());
     if (!base || !offset) return std::nullopt;
-    AffineForm out;
-    for (auto [x, y] : llvm::zip(*base, *offset)) {
-      auto c = sum(x, y);
-      if (!c) return std::nullopt;
-      out.push_back(*c);
-    }
-    return out;
+    return sumOf(*base, *offset, false);
   }
   return std::nullopt;
 }

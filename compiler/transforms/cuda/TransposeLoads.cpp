@@ -1,7 +1,7 @@
 // tle-transpose-loads: a loaded tile that is only transposed into a dot operand
-// (tl.dot(q, tl.trans(tl.load(p)))) is loaded transposed instead: the pointers (and mask and `other`) are transposed, which the layout
-// assignment makes free (a transposed blocked layout), and the load then feeds what the
-// transpose fed. A K tile loaded row by row for tl.dot(q, tl.trans(k)) thereby becomes the
+// (tl.dot(q, tl.trans(tl.load(p)))) is loaded transposed instead: the pointers (and mask and
+// `other`) are transposed, which the layout assignment makes free (a transposed blocked
+// layout), and the load then feeds what the transpose fed. A K tile loaded row by row for tl.dot(q, tl.trans(k)) thereby becomes the
 // column-major tile a block pointer would have loaded, and can be copied asynchronously
 // straight into the slots the dot reads.
 #include "transforms/cuda/Passes.h"
