@@ -343,3 +343,12 @@ func.func @axis_hint_positive(%n: i32) {
   %h = tle.axis_hint %n {contiguity = array<i64: 0>} : i32
   return
 }
+
+// -----
+
+func.func @copy_strides_not_one_per_dimension(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, %s: i64) {
+  %r = tle_gpu.operand_ring : <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>
+  // expected-error @+1 {{takes one stride per dimension of the tile, or none}}
+  tle_gpu.async_copy %p strides(%s) into %r {slot = 0 : i32} : tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>
+  return
+}
