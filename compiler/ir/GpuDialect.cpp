@@ -306,7 +306,6 @@ LogicalResult DotsWaitOp::verify() {
 
 LogicalResult RingDotOp::verify() {
   if (getType() != getC().getType()) return emitOpError("result must have the accumulator's type");
-  if (getInFlight() && !isa<OperandRingType>(getA().getType())) return emitOpError("in flight needs a from a ring as well");
   if (auto ring = dyn_cast<OperandRingType>(getA().getType())) {
     if (!isa<DotOperandLayoutAttr>(ring.getOperand().getEncoding())) return emitOpError("a's ring must hold dot operands");
   } else if (!isa<RankedTensorType>(getA().getType())) {

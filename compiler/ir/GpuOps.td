@@ -167,7 +167,7 @@ def TleGpu_RingDotOp : TleGpu_Op<"ring_dot", [MemoryEffects<[MemRead]>]> {
     `in_flight` (tle-keep-dots-in-flight): the dot runs on wgmma and its group stays in
     flight when the op returns; the op first waits for all but the group it issued, so
     the previous iteration's dot has finished. The result is ready only after a
-    tle_gpu.dots_wait.
+    tle_gpu.dots_wait, and an `a` in registers is read until then.
   }];
   let arguments = (ins AnyType:$a, TleGpu_OperandRingType:$b, AnyRankedTensor:$c, UnitAttr:$in_flight);
   let results = (outs AnyRankedTensor:$result);

@@ -198,10 +198,13 @@ def run_attention(k, sym, q, kk, v, sm_scale, block_m=64):
 
 
 def test_attention(k):
-    # BLOCK_M = 128 at d = 128 on 4 warps reads Q from shared memory (a resident operand).
+    # BLOCK_M = 128 at d = 128 on 4 warps reads Q from shared memory (a resident operand), and
+    # without causal masking leaves P V in flight across iterations.
     cases = [(d, causal, 64, f"attn_d{d}" + ("_causal" if causal else "")) for d in (64, 128) for causal in (True, False)]
     cases += [(128, causal, 128, "attn_d128_m128" + ("_causal" if causal else "")) for causal in (True, False)]
     cases += [(64, False, 64, "attn_d64_w8"), (128, True, 64, "attn_d128_causal_w8")]  # 8 warps: warpgroups along N
+    # 8 warps, BLOCK_M = 128, d = 128: Q from shared memory, P V in flight across iterations.
+    cases += [(128, False, 128, "attn_d128_m128_w8"), (128, True, 128, "attn_d128_m128n32_w8_causal")]
     for d, causal, block_m, sym in cases:
         for z, h, n in ((2, 3, 256), (1, 2, 384)):
             q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)

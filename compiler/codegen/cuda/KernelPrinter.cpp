@@ -455,7 +455,7 @@ void KernelPrinter::printOperandOperation(Operation *op) {
                          slotOf(d.getA(), op) + ", " + slotOf(d.getB(), op) + ", " + expr(d.getC()) + ")",
                  "acc");
         else
-          define(op, "tle::dot_from_slot_b<" + db + ", " + sb + ">(" + expr(d.getA()) + ", " + slotOf(d.getB(), op) + ", " + expr(d.getC()) + ")",
+          define(op, "tle::dot_from_slot_b" + inFlight + "<" + db + ", " + sb + ">(" + expr(d.getA()) + ", " + slotOf(d.getB(), op) + ", " + expr(d.getC()) + ")",
                  "acc");
       })
       .Case<gpu::DotsWaitOp>([&](gpu::DotsWaitOp w) {

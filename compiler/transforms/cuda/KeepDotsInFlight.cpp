@@ -1,16 +1,19 @@
 // Which dots keep their wgmma group in flight across loop iterations: a tle_gpu.ring_dot
-// with both operands in rings, whose accumulator its loop carries and nothing else reads,
-// and that runs on wgmma, returns with its group still running (tle_gpu.ring_dot
-// {in_flight}). The tensor cores then work on iteration i while the warps wait for, and
-// request, the tiles of the iterations after it; the op waits for all groups but its own,
-// so iteration i - 1's dot has finished when iteration i's is issued. After the loop,
-// tle_gpu.dots_wait waits for the last one and gives the accumulators back.
+// that runs on wgmma and whose accumulator its loop carries returns with its group still
+// running (tle_gpu.ring_dot {in_flight}). The tensor cores then work on iteration i while
+// the warps wait for, and request, the tiles of the iterations after it; the op waits for
+// all groups but its own, so iteration i - 1's dot has finished when iteration i's is
+// issued. Where the next iteration reads the accumulator before handing it to the dot
+// (attention rescales it), a tle_gpu.dots_wait goes before that first read: what comes
+// earlier in the iteration (its barrier, copies, the Q K^T dot) is issued while P V runs,
+// as Triton's loop does. After the loop, tle_gpu.dots_wait waits for the last group and
+// gives the accumulators back.
 //
 // When iteration i begins, iteration i - 1's dot may still read its slots, so the copies of
 // iteration i + depth go into the slot iteration i - 2 read (slots_behind = 2) and every ring
 // of the loop gets one more slot: the copies stay `depth` iterations ahead. Where that slot
 // does not fit in the target's shared memory, beside the kernel's buffers and the largest
-// scratch any of its ops may take, or where it leaves room for fewer resident blocks per
+// scratch any of its ops may take, or where it may leave room for fewer resident blocks per
 // multiprocessor (shared memory and an estimate of the registers decide), the loop's dots
 // stay synchronous.
 //
@@ -46,29 +49,49 @@ bool wgmmaReadable(gpu::OperandRingType ring) {
   return kContiguous ? shape[0] % 64 == 0 : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
 }
 
-// Whether the library runs this dot on wgmma (use_wgmma in dot.cuh) with both operands in
-// shared memory. (An A operand in registers is read by the running group too: it would have
-// to stay untouched until the group finishes.)
+// Whether the library runs this dot on wgmma (use_wgmma in dot.cuh): B in shared memory,
+// A in shared memory or in registers (16-bit elements in the dot-operand layout).
 bool runsOnWgmma(gpu::RingDotOp dot, const TargetInfo &target) {
   if (!target.has(Feature::Wgmma)) return false;
   auto acc = cast<RankedTensorType>(dot.getC().getType());
   auto mma = dyn_cast<gpu::MmaLayoutAttr>(acc.getEncoding());
   if (!mma || !acc.getElementType().isF32() || !wgmmaColumns(mmaWarpsOf(mma), acc.getShape()[1])) return false;
-  auto a = dyn_cast<gpu::OperandRingType>(dot.getA().getType());
-  return a && wgmmaReadable(a) && wgmmaReadable(dot.getB().getType());
+  if (!wgmmaReadable(dot.getB().getType())) return false;
+  if (auto a = dyn_cast<gpu::OperandRingType>(dot.getA().getType())) return wgmmaReadable(a);
+  auto a = cast<RankedTensorType>(dot.getA().getType());
+  return isa<gpu::DotOperandLayoutAttr>(a.getEncoding()) && (a.getElementType().isF16() || a.getElementType().isBF16());
 }
 
-// The accumulator is carried by `loop` and read by the dot alone; the dot's result only goes
-// to the next iteration. Returns the carried value's index.
-std::optional<unsigned> carriedAccumulator(gpu::RingDotOp dot, scf::ForOp loop) {
-  auto arg = dyn_cast<BlockArgument>(dot.getC());
-  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 || !arg.hasOneUse()) return std::nullopt;
+// A dot whose accumulator `loop` carries: the dot's result only goes to the next iteration.
+// `readByOthers`: the next iteration also reads the accumulator before (or instead of)
+// handing it to the dot (attention rescales it), so it waits for the group there.
+struct CarriedDot {
+  gpu::RingDotOp dot;
+  unsigned index;
+  bool readByOthers;
+};
+std::optional<CarriedDot> carriedAccumulator(gpu::RingDotOp dot, scf::ForOp loop) {
   if (!dot->hasOneUse()) return std::nullopt;
   OpOperand &use = *dot->getUses().begin();
-  unsigned index = arg.getArgNumber() - 1;
-  if (!isa<scf::YieldOp>(use.getOwner()) || use.getOwner()->getParentOp() != loop || use.getOperandNumber() != index)
-    return std::nullopt;
-  return index;
+  if (!isa<scf::YieldOp>(use.getOwner()) || use.getOwner()->getParentOp() != loop) return std::nullopt;
+  const unsigned index = use.getOperandNumber();
+  BlockArgument arg = loop.getRegionIterArg(index);
+  return CarriedDot{dot, index, !(dot.getC() == arg && arg.hasOneUse())};
+}
+
+// An A operand in registers is read by the running group: ptxas was seen to reuse those
+// registers for another wgmma's A operand of the next iteration (attention's Q K^T with Q in
+// registers: wrong results). So such a dot stays in flight only where no other dot of the
+// loop reads A from registers.
+bool registersOfAKept(gpu::RingDotOp dot, scf::ForOp loop) {
+  if (isa<gpu::OperandRingType>(dot.getA().getType())) return true;
+  bool alone = true;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto other = dyn_cast<gpu::RingDotOp>(op); other && other != dot && !isa<gpu::OperandRingType>(other.getA().getType()))
+      alone = false;
+    if (isa<ir::DotOp>(op)) alone = false;
+  });
+  return alone;
 }
 
 // Ops that may take scratch or staging in shared memory (KernelPrinter's useScratch and
@@ -100,7 +123,7 @@ class DotsInFlight {
     if (!target_.has(Feature::Wgmma)) return;
     const MemorySpaceInfo *shared = target_.memorySpace(MemorySpace::Shared);
     if (!shared) return;
-    // What the kernel takes besides the rings.
+    // What the kernel takes: its buffers and rings, and at most the largest scratch.
     int64_t used = 0, scratch = 0;
     f_.walk([&](Operation *op) {
       if (auto alloc = dyn_cast<ir::AllocOp>(op)) {
@@ -112,31 +135,37 @@ class DotsInFlight {
         scratch = std::max(scratch, scratchEstimate(op));
       }
     });
+    int64_t usedAtLeast = used;
     used += scratch;
     f_.walk([&](scf::ForOp loop) {
       if (!gpu::ringSlots(loop)) return;
-      SmallVector<std::pair<gpu::RingDotOp, unsigned>> dots;
+      SmallVector<CarriedDot> dots;
       for (auto dot : loop.getBody()->getOps<gpu::RingDotOp>())
-        if (auto index = carriedAccumulator(dot, loop); index && runsOnWgmma(dot, target_)) dots.push_back({dot, *index});
+        if (auto carried = carriedAccumulator(dot, loop); carried && runsOnWgmma(dot, target_) && registersOfAKept(dot, loop))
+          dots.push_back(*carried);
       if (dots.empty()) return;
       SmallVector<gpu::OperandRingOp> rings = ringsOf(loop);
       int64_t extra = 0;
       for (gpu::OperandRingOp ring : rings) extra += gpu::ringSlotBytes(ring.getType());
       if (used + extra > shared->capacityBytes) return;
-      // Nor when it costs a resident block: a second block hides more than the group in
-      // flight does (measured: the tutorial's 128x128x64 tiles on 8 warps, 96 -> 128 KiB,
-      // 0.83x -> 0.88x Triton without the slot).
+      // Nor when it may cost a resident block (counted without the scratch, whose size the
+      // device library decides): a second block hides more than the group in flight does
+      // (measured: the tutorial's 128x128x64 tiles on 8 warps, 96 -> 128 KiB, 0.83x -> 0.88x
+      // Triton without the slot; attention at 64x64, d = 128, 4 warps, 112 -> 144 KiB,
+      // 0.92x -> 0.75x).
       const int64_t registers = estimatedRegistersPerThread(dots);
-      if (target_.blocksPerProcessor(used + extra, threads_, registers) < target_.blocksPerProcessor(used, threads_, registers)) return;
+      if (target_.blocksPerProcessor(usedAtLeast + extra, threads_, registers) < target_.blocksPerProcessor(usedAtLeast, threads_, registers))
+        return;
       used += extra;
+      usedAtLeast += extra;
       keepInFlight(loop, dots, rings);
     });
   }
 
  private:
-  int64_t estimatedRegistersPerThread(ArrayRef<std::pair<gpu::RingDotOp, unsigned>> dots) const {
+  int64_t estimatedRegistersPerThread(ArrayRef<CarriedDot> dots) const {
     int64_t accumulators = 0;
-    for (auto [dot, index] : dots) accumulators += cast<RankedTensorType>(dot.getType()).getNumElements();
+    for (CarriedDot d : dots) accumulators += cast<RankedTensorType>(d.dot.getType()).getNumElements();
     return std::min<int64_t>(target_.registersPerThread(), (threads_ ? accumulators / threads_ : 0) + kRegistersBesideAccumulators);
   }
 
@@ -153,7 +182,7 @@ class DotsInFlight {
     return out;
   }
 
-  void keepInFlight(scf::ForOp loop, ArrayRef<std::pair<gpu::RingDotOp, unsigned>> dots, ArrayRef<gpu::OperandRingOp> rings) {
+  void keepInFlight(scf::ForOp loop, ArrayRef<CarriedDot> dots, ArrayRef<gpu::OperandRingOp> rings) {
     MLIRContext *ctx = f_.getContext();
     const int slots = *gpu::ringSlots(loop) + 1;
     for (gpu::OperandRingOp ring : rings) {
@@ -165,9 +194,10 @@ class DotsInFlight {
       if (!copy.getSlot()) copy.setSlotsBehindAttr(IntegerAttr::get(IntegerType::get(ctx, 32), 2));
     });
     SmallVector<Value> accumulators;
-    for (auto [dot, index] : dots) {
-      dot.setInFlight(true);
-      accumulators.push_back(loop.getResult(index));
+    for (CarriedDot d : dots) {
+      d.dot.setInFlight(true);
+      accumulators.push_back(loop.getResult(d.index));
+      if (d.readByOthers) waitBeforeFirstRead(loop, loop.getRegionIterArg(d.index));
     }
     // The wait goes where the loop exits, inside a guard that skips loop and wait when the
     // loop runs no iteration: ptxas serializes every wgmma of the loop (C7514) when any
@@ -204,6 +234,20 @@ class DotsInFlight {
     b.create<scf::YieldOp>(loc, thenResults);
     b.setInsertionPointToEnd(guard.elseBlock());
     b.create<scf::YieldOp>(loc, elseResults);
+  }
+
+  // The iteration waits for the previous iteration's group before it first reads the
+  // accumulator: late, so that what comes before (its barrier, copies and other dots) is
+  // issued while the group runs.
+  void waitBeforeFirstRead(scf::ForOp loop, BlockArgument accumulator) {
+    Operation *first = nullptr;
+    for (Operation *user : accumulator.getUsers()) {
+      Operation *op = loop.getBody()->findAncestorOpInBlock(*user);
+      if (!first || op->isBeforeInBlock(first)) first = op;
+    }
+    OpBuilder b(first);
+    auto wait = b.create<gpu::DotsWaitOp>(first->getLoc(), TypeRange{accumulator.getType()}, ValueRange{accumulator});
+    accumulator.replaceAllUsesExcept(wait.getResult(0), wait);
   }
 
   func::FuncOp f_;

@@ -106,9 +106,12 @@ def AffineCopyAddresses : Pass<"tle-affine-copy-addresses", "::mlir::func::FuncO
 def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, KernelOptions {
   let summary = "leave the wgmma group of a ring loop's accumulating dot in flight across iterations";
   let description = [{
-    A tle_gpu.ring_dot that runs on wgmma and whose accumulator the loop carries and nothing
-    else reads gets `in_flight`; the loop's rings get one more slot, its body copies
-    `slots_behind = 2`, and a tle_gpu.dots_wait after the loop gives the accumulators back.
+    A tle_gpu.ring_dot that runs on wgmma and whose accumulator the loop carries gets
+    `in_flight` (one whose A is in registers only where no other dot of the loop reads A
+    from registers); the loop's rings get one more slot, its body copies `slots_behind = 2`,
+    a tle_gpu.dots_wait goes before the next iteration's first read of an accumulator that
+    other ops read too (attention's rescaling), and one after the loop gives the
+    accumulators back.
     Loops whose extra slots would not fit in shared memory, or would leave room for fewer
     resident blocks per multiprocessor, are left as they are.
   }];

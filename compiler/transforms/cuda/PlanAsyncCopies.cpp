@@ -15,7 +15,10 @@
 // whole loop (64 at 128 x 128 on four warps), beside the dots' fp32 results. Measured on
 // the attention sweep (H200): from shared memory, 128x64 tiles at d = 128 on four warps
 // (registers spilled) ran 238 -> 331 TFLOP/s, but every config whose registers fit lost
-// 2-11%, so registers stay the rule.
+// 2-11%, so registers stay the rule. "Fit" is counted against the share of two resident
+// blocks: on eight warps, d = 128 with 128-row tiles (Q alone 32 registers a thread) ran
+// 0.88 -> 0.97x Triton at 128x32 and 0.91 -> 0.96x at 128x64 from shared memory, while
+// 64-row tiles and d = 64 (under that share) lost up to 18%.
 //
 // Layouts do not exist yet: the vector width and the dot's warps are predicted with the
 // functions tle-assign-layouts uses (LayoutChoices.h).
@@ -119,13 +122,16 @@ class AsyncCopyPlanner {
   }
 
   // Whether `loop`'s dot results (fp32: one register per element) and an A fragment of
-  // `operand` (two 16-bit elements per register) fit in a thread's registers, beside the
-  // addresses, masks and softmax state that the sweep's configs were seen to need.
+  // `operand` (two 16-bit elements per register) fit in a thread's share of the register
+  // file with two blocks resident (at most the per-thread limit: 4 warps have it whole),
+  // beside the addresses, masks and softmax state that the sweep's configs were seen to need.
   bool fragmentFits(scf::ForOp loop, RankedTensorType operand) {
     const int64_t threads = static_cast<int64_t>(numWarps_) * target_.threadsPerWarp();
     int64_t registers = operand.getNumElements() / 2;
     loop.getBody()->walk([&](ir::DotOp d) { registers += cast<RankedTensorType>(d.getType()).getNumElements(); });
-    return registers / threads + kRegistersBesideTiles <= target_.registersPerThread();
+    int64_t budget = target_.registersPerThread();
+    if (target_.registersPerProcessor() > 0) budget = std::min(budget, target_.registersPerProcessor() / (2 * threads));
+    return registers / threads + kRegistersBesideTiles <= budget;
   }
 
   // Every thread holds whole 16-byte chunks in the load's coalesced layout.

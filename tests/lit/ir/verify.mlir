@@ -313,15 +313,6 @@ func.func @copy_too_far_behind(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<
 
 // -----
 
-func.func @in_flight_register_a(%a: tensor<64x64xf16, #tle_gpu.dot_op<0, #tle_gpu.mma<4, 1>, 16>>, %c: tensor<64x64xf32, #tle_gpu.mma<4, 1>>) {
-  %r = tle_gpu.operand_ring : <3, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>
-  // expected-error @+1 {{in flight needs a from a ring as well}}
-  %d = tle_gpu.ring_dot %a, %r, %c {in_flight} : tensor<64x64xf16, #tle_gpu.dot_op<0, #tle_gpu.mma<4, 1>, 16>>, <3, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>, tensor<64x64xf32, #tle_gpu.mma<4, 1>> -> tensor<64x64xf32, #tle_gpu.mma<4, 1>>
-  return
-}
-
-// -----
-
 func.func @dots_wait_changes_type(%c: tensor<64x64xf32, #tle_gpu.mma<4, 1>>) {
   // expected-error @+1 {{results must have the inputs' types}}
   %d = tle_gpu.dots_wait %c : tensor<64x64xf32, #tle_gpu.mma<4, 1>> -> tensor<64x64xf16, #tle_gpu.mma<4, 1>>

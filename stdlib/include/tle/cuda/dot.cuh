@@ -738,19 +738,32 @@ TLE_DEVICE void wait_dots_in_flight(Tiles &...accumulators) {
 #endif
 }
 
-// c + a @ b with A already in registers and B read from its slot step by step.
-template <class DB, class SB, class TA, class TC, int WM, int WN, int G, int M, int N, int K>
-TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN, G>, 16>, M, K> &a,
-                                                         const unsigned char *slotB, const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
+// c + a @ b with A already in registers and B read from its slot step by step. InFlight:
+// as dot_from_slots_in_flight; the group also reads A's registers until it is waited for.
+template <bool InFlight, class DB, class SB, class TA, class TC, int WM, int WN, int G, int M, int N, int K>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slot_b_impl(const Tile<TA, DotOperand<0, Mma<WM, WN, G>, 16>, M, K> &a,
+                                                              const unsigned char *slotB, const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
   using DA = Tile<TA, DotOperand<0, Mma<WM, WN, G>, 16>, M, K>;
   using OB = SharedMma16Operand<1, SB, WM, WN, G, K, N>;
+  constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, G, N, true, OB::kWgmmaLayout>();
+  static_assert(!InFlight || kWgmma || !TLE_HAS_WGMMA, "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
   const OB b{reinterpret_cast<const uint16_t *>(slotB)};
   Tile<TC, Mma<WM, WN, G>, M, N> d = c;
-  if constexpr (use_wgmma<TA, TC, WM, WN, G, N, true, OB::kWgmmaLayout>())
-    wgmma_steps<TA, WM, WN, G, M / (16 * WM), N, K / 16>(RegisterMma16Operand<DA>{a}, b, d);
+  if constexpr (kWgmma)
+    wgmma_steps<TA, WM, WN, G, M / (16 * WM), N, K / 16, InFlight>(RegisterMma16Operand<DA>{a}, b, d);
   else
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   return d;
+}
+template <class DB, class SB, class TA, class TC, int WM, int WN, int G, int M, int N, int K>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slot_b(const Tile<TA, DotOperand<0, Mma<WM, WN, G>, 16>, M, K> &a,
+                                                         const unsigned char *slotB, const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
+  return dot_from_slot_b_impl<false, DB, SB>(a, slotB, c);
+}
+template <class DB, class SB, class TA, class TC, int WM, int WN, int G, int M, int N, int K>
+TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slot_b_in_flight(const Tile<TA, DotOperand<0, Mma<WM, WN, G>, 16>, M, K> &a,
+                                                                   const unsigned char *slotB, const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
+  return dot_from_slot_b_impl<true, DB, SB>(a, slotB, c);
 }
 
 }  // namespace tle
