@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The row-length sweep (issue 12): every kernel of bench/rows_sweep.list (Triton tutorial 02's
+fused softmax and tutorial 05's layer-norm forward, row lengths 128 to 16384, several warp
+counts, unhinted signatures) against Triton 3.6's JIT with the same config, in one process,
+4096 rows each. Softmax runs the tutorial's persistent grid on both sides (as many programs
+as each kernel's occupancy lets every multiprocessor hold); layer norm one program per row.
+Each output is checked against float64 PyTorch before timing. Prints GB/s (read + written)
+and the ratio Triton time / tlec time.
+Builds DIR/gen/*.cu with nvcc first when the library is missing (run
+`bench/gen_sweep.sh bench/rows_sweep.list DIR` where tlec is).
+Usage: bench/bench_rows_sweep.py [--build build-gpu/rows_sweep]"""
+import argparse
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "gpu"))
+sys.path.insert(0, HERE)
+
+ROWS = 4096
+
+
+def triton_softmax_programs(kernel, warps, n_rows):
+    """The tutorial's persistent grid: the kernel's occupancy times the multiprocessors."""
+    import torch
+    props = torch.cuda.get_device_properties(0)
+    threads = warps * 32
+    occupancy = min(props.max_threads_per_multi_processor // threads, 65536 // max(kernel.n_regs * threads, 1))
+    if kernel.metadata.shared:
+        occupancy = min(occupancy, props.shared_memory_per_multiprocessor // kernel.metadata.shared)
+    return min(props.multi_processor_count * max(occupancy, 1), n_rows)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join("build-gpu", "rows_sweep"))
+    args = parser.parse_args()
+    from sweep_common import build, summarize
+    build(args.build)
+    import torch
+    import triton
+    import tlec_kernels
+    from bench_tutorials import bench, load_tutorial
+    softmax_src = load_tutorial("02_fused_softmax.tle")
+    layer_norm_src = load_tutorial("05_layer_norm.tle")
+    kernels = tlec_kernels.load(args.build)
+    print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
+    print(f"{ROWS} rows each; GB/s read + written")
+    print(f"{'config':22s} {'tlec GB/s':>9s} {'Triton':>7s} {'Triton/tlec':>11s}")
+    ratios = []
+    torch.manual_seed(0)
+
+    def order(sym):
+        kind, n, warps = re.match(r"(softmax|lnfwd)_n(\d+)_w(\d+)", sym).groups()
+        return kind, int(n), int(warps)
+
+    for sym in sorted(kernels, key=order):
+        kind, n, warps = order(sym)
+        if kind == "softmax":
+            x = torch.randn(ROWS, n, device="cuda")
+            y = torch.full_like(x, float("nan"))
+            res = kernels[sym].resources()
+            programs = min(res["sms"] * max(res["blocks_per_sm"], 1), ROWS)
+
+            def run_tlec():
+                kernels[sym]((programs,), y, x, x.stride(0), y.stride(0), ROWS, n)
+
+            run_tlec()
+            torch.cuda.synchronize()
+            err = (y.double() - torch.softmax(x.double(), dim=1)).abs().max().item()
+            moved = 2 * x.numel() * 4
+            jit = softmax_src.softmax_kernel
+            compiled = jit.warmup(y, x, x.stride(0), y.stride(0), ROWS, n, BLOCK_SIZE=n, num_stages=4, num_warps=warps,
+                                  grid=(1,))
+            compiled._init_handles()
+            tri_programs = triton_softmax_programs(compiled, warps, ROWS)
+
+            def run_triton():
+                compiled[(tri_programs, 1, 1)](y, x, x.stride(0), y.stride(0), ROWS, n, n, 4)
+        else:
+            x = torch.randn(ROWS, n, device="cuda", dtype=torch.float16)
+            w = torch.rand(n, device="cuda", dtype=torch.float16)
+            b = torch.rand(n, device="cuda", dtype=torch.float16)
+            y = torch.full_like(x, float("nan"))
+            mean = torch.empty(ROWS, device="cuda")
+            rstd = torch.empty(ROWS, device="cuda")
+            eps = 1e-5
+
+            def run_tlec():
+                kernels[sym]((ROWS,), x, y, w, b, mean, rstd, x.stride(0), n, eps)
+
+            run_tlec()
+            torch.cuda.synchronize()
+            ref = torch.nn.functional.layer_norm(x.double(), (n,), w.double(), b.double(), eps)
+            err = (y.double() - ref).abs().max().item() / 8  # fp16 output: tolerance 8x softmax's
+            moved = 2 * x.numel() * 2
+
+            def run_triton():
+                layer_norm_src._layer_norm_fwd_fused[(ROWS,)](x, y, w, b, mean, rstd, x.stride(0), n, eps, BLOCK_SIZE=n,
+                                                             num_warps=warps)
+        if not err <= 2e-3:
+            print(f"FAIL  {sym}: max error {err:.3g}")
+            continue
+        t_tlec = bench(run_tlec)
+        try:
+            t_tri = bench(run_triton)
+        except Exception as e:  # noqa: BLE001 - a config Triton cannot run is a result
+            message = str(e).splitlines()[0][:160] if str(e) else ""
+            print(f"{sym:22s} {moved / t_tlec / 1e6:9.0f} Triton cannot run it: {type(e).__name__}: {message}")
+            continue
+        ratio = t_tri / t_tlec
+        ratios.append(ratio)
+        print(f"{sym:22s} {moved / t_tlec / 1e6:9.0f} {moved / t_tri / 1e6:7.0f} {ratio:10.2f}x", flush=True)
+    summarize(ratios)
+
+
+if __name__ == "__main__":
+    main()
