@@ -24,7 +24,7 @@ def main():
     parser.add_argument("--build", default=os.path.join("build-gpu", "attn_sweep"))
     parser.add_argument("--n-ctx", type=int, default=4096)
     args = parser.parse_args()
-    from sweep_common import build, summarize
+    from sweep_common import build, compare, summarize
     build(args.build)
     import torch
     import triton
@@ -63,21 +63,17 @@ def main():
         if not err <= 2e-2:
             print(f"FAIL  {sym}: max error {err:.3g}")
             continue
-        t_tlec = bench(lambda: kernels[sym](grid, *full))
         stage = 3 if causal else 1
         flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
         # The tutorial's kernel is autotuned: run the JIT function under it with this config.
         jit = tri._attn_fwd.fn if hasattr(tri._attn_fwd, "configs") else tri._attn_fwd
-        try:
-            t_tri = bench(lambda: jit[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage, num_warps=warps,
-                                            num_stages=stages))
-        except Exception as e:  # noqa: BLE001
-            message = str(e).splitlines()[0][:160] if str(e) else ""
-            print(f"{sym:34s} {flops / t_tlec / 1e9:9.0f} Triton cannot run it: {type(e).__name__}: {message}")
-            continue
-        ratio = t_tri / t_tlec
-        ratios.append(ratio)
-        print(f"{sym.split('_', 1)[1] if form == 'attn' else sym:34s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} {ratio:10.2f}x", flush=True)
+        label = sym.split("_", 1)[1] if form == "attn" else sym
+        ratio = compare(label, 34, bench, lambda: kernels[sym](grid, *full),
+                        lambda: jit[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage, num_warps=warps,
+                                          num_stages=stages),
+                        lambda ms: flops / ms / 1e9)
+        if ratio is not None:
+            ratios.append(ratio)
     summarize(ratios)
 
 

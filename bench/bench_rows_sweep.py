@@ -36,7 +36,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join("build-gpu", "rows_sweep"))
     args = parser.parse_args()
-    from sweep_common import build, summarize
+    from sweep_common import build, compare, summarize
     build(args.build)
     import torch
     import triton
@@ -102,16 +102,9 @@ def main():
         if not err <= 2e-3:
             print(f"FAIL  {sym}: max error {err:.3g}")
             continue
-        t_tlec = bench(run_tlec)
-        try:
-            t_tri = bench(run_triton)
-        except Exception as e:  # noqa: BLE001 - a config Triton cannot run is a result
-            message = str(e).splitlines()[0][:160] if str(e) else ""
-            print(f"{sym:22s} {moved / t_tlec / 1e6:9.0f} Triton cannot run it: {type(e).__name__}: {message}")
-            continue
-        ratio = t_tri / t_tlec
-        ratios.append(ratio)
-        print(f"{sym:22s} {moved / t_tlec / 1e6:9.0f} {moved / t_tri / 1e6:7.0f} {ratio:10.2f}x", flush=True)
+        ratio = compare(sym, 22, bench, run_tlec, run_triton, lambda ms: moved / ms / 1e6)
+        if ratio is not None:
+            ratios.append(ratio)
     summarize(ratios)
 
 

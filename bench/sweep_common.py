@@ -1,5 +1,6 @@
 """What the sweep benchmarks share: building a directory of generated kernels with nvcc
-(bench/gen_sweep.sh made them) into one library, and the sweep's summary line. Extra nvcc
+(bench/gen_sweep.sh made them) into one library, timing one row on both sides, and the
+sweep's summary line. Extra nvcc
 options come first from the environment's TLE_NVCC_FLAGS (a -D, or an -I of another tree's
 device library to time the same kernels against it)."""
 import concurrent.futures
@@ -30,6 +31,22 @@ def build(out):
             if p.returncode:
                 sys.exit("nvcc failed on %s:\n%s" % (src, p.stderr[:3000]))
     subprocess.run([nvcc, "-shared", "-arch=sm_90a", "-o", lib] + [s[:-3] + ".o" for s in sources], check=True)
+
+
+def compare(label, width, bench, run_tlec, run_triton, rate):
+    """Times one row (tlec, then Triton; `rate` turns a time in ms into the throughput
+    printed) and prints it; returns Triton time / tlec time, or None where Triton cannot run
+    the config (reported: a result, not an error)."""
+    t_tlec = bench(run_tlec)
+    try:
+        t_tri = bench(run_triton)
+    except Exception as e:  # noqa: BLE001 - a config Triton cannot run is a result
+        message = str(e).splitlines()[0][:160] if str(e) else ""
+        print(f"{label:{width}s} {rate(t_tlec):9.0f} Triton cannot run it: {type(e).__name__}: {message}")
+        return None
+    ratio = t_tri / t_tlec
+    print(f"{label:{width}s} {rate(t_tlec):9.0f} {rate(t_tri):7.0f} {ratio:10.2f}x", flush=True)
+    return ratio
 
 
 def summarize(ratios):
