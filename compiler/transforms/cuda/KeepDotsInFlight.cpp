@@ -62,9 +62,11 @@ bool runsOnWgmma(gpu::RingDotOp dot, const TargetInfo &target) {
   return isa<gpu::DotOperandLayoutAttr>(a.getEncoding()) && (a.getElementType().isF16() || a.getElementType().isBF16());
 }
 
-// A dot whose accumulator `loop` carries: the dot's result only goes to the next iteration.
-// `readByOthers`: the next iteration also reads the accumulator before (or instead of)
-// handing it to the dot (attention rescales it), so it waits for the group there.
+// A dot whose accumulator `loop` carries and the next iteration reads: the dot's result
+// only goes to the next iteration. `readByOthers`: the next iteration also reads the
+// accumulator before (or instead of) handing it to the dot (attention rescales it), so it
+// waits for the group there. (An accumulator the loop carries but never reads, a dot of a
+// fresh one each iteration, stays synchronous, as it always was.)
 struct CarriedDot {
   gpu::RingDotOp dot;
   unsigned index;
@@ -76,6 +78,7 @@ std::optional<CarriedDot> carriedAccumulator(gpu::RingDotOp dot, scf::ForOp loop
   if (!isa<scf::YieldOp>(use.getOwner()) || use.getOwner()->getParentOp() != loop) return std::nullopt;
   const unsigned index = use.getOperandNumber();
   BlockArgument arg = loop.getRegionIterArg(index);
+  if (arg.use_empty()) return std::nullopt;
   return CarriedDot{dot, index, !(dot.getC() == arg && arg.hasOneUse())};
 }
 
