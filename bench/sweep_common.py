@@ -1,8 +1,7 @@
 """What the sweep benchmarks share: building a directory of generated kernels with nvcc
 (bench/gen_sweep.sh made them) into one library, timing one row on both sides, and the
-sweep's summary line. Extra nvcc
-options come first from the environment's TLE_NVCC_FLAGS (a -D, or an -I of another tree's
-device library to time the same kernels against it)."""
+sweep's summary line. Extra nvcc options come first from the environment's TLE_NVCC_FLAGS
+(a -D, or an -I of another tree's device library to time the same kernels against it)."""
 import concurrent.futures
 import glob
 import math
