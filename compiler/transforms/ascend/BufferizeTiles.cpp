@@ -127,6 +127,17 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     replaced.push_back(load);
   }
 
+  // The L0C buffer a loop carries `result` in when the loop's yield is its only use: a dot
+  // that starts from zeros each iteration writes straight into it.
+  Value carriedL0CFor(Value result) {
+    if (!result.hasOneUse()) return Value();
+    OpOperand &use = *result.getUses().begin();
+    auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+    if (!yield || !carriedBy.count(yield->getParentOp())) return Value();
+    Value carried = carriedBy[yield->getParentOp()][use.getOperandNumber()];
+    return carried && cast<ir::BufferType>(carried.getType()).getSpace() == MemorySpace::L0C ? carried : Value();
+  }
+
   // tl.dot on the cube: L1 -> L0A/L0B, Mmad into the accumulator's L0C buffer (in place).
   void dot(ir::DotOp op) {
     OpBuilder b(op);
@@ -142,7 +153,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         return fail(op, "on Ascend, tl.dot accumulates into zeros or into the result of another tl.dot carried by a loop");
       fresh = freshOf.lookup(op.getC());
     } else if (isUniformZero(op.getC())) {
-      c = allocate(b, loc, cast<RankedTensorType>(op.getType()), MemorySpace::L0C);
+      c = carriedL0CFor(op.getResult());
+      if (!c) c = allocate(b, loc, cast<RankedTensorType>(op.getType()), MemorySpace::L0C);
     } else {
       return fail(op, "on Ascend, tl.dot accumulates into zeros or into the result of another tl.dot carried by a loop");
     }
@@ -462,12 +474,14 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     replaced.push_back(op);
   }
 
-  // Iter arg `i` of `loop` is a dot accumulator: zeros in, its only use the dot's `c`, and the
-  // dot's result yielded back.
+  // Iter arg `i` of `loop` is a dot accumulator: zeros in, the dot's result yielded back, and
+  // either its only use the dot's `c` or no use at all (`acc = tl.dot(a, b)`: each iteration
+  // starts from zeros and the loop keeps the last product).
   bool isAccumulator(scf::ForOp loop, unsigned i) {
     Value arg = loop.getRegionIterArgs()[i];
     auto dotOp = loop.getBody()->getTerminator()->getOperand(i).getDefiningOp<ir::DotOp>();
-    return dotOp && dotOp.getC() == arg && arg.hasOneUse() && isUniformZero(loop.getInitArgs()[i]);
+    if (!dotOp || !isUniformZero(loop.getInitArgs()[i]) || !dotOp.getResult().hasOneUse()) return false;
+    return (dotOp.getC() == arg && arg.hasOneUse()) || (arg.use_empty() && isUniformZero(dotOp.getC()));
   }
 
   // A loop that carries tiles carries buffers instead: one per tile, written before the loop
@@ -487,7 +501,9 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         continue;
       }
       carried[i] = allocate(b, loc, cast<RankedTensorType>(init.getType()));
-      if (Value buffer = bufferOf.lookup(init)) copyElements(b, loc, buffer, carried[i]);
+      if (Value buffer = bufferOf.lookup(init); buffer && inCube(buffer))
+        return fail(loop, "on Ascend, a tl.dot result can start a loop's carried tile only as zeros");
+      else if (buffer) copyElements(b, loc, buffer, carried[i]);
       else if (Value scalar = uniformValue(init, b)) vector(b, loc, "duplicate", scalar, carried[i]);
       else return fail(loop, "this loop carries a tile computed from indices (tl.arange)");
     }
@@ -498,7 +514,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       if (carried[i]) {  // the tile as of this iteration: the carried buffer
         Value view = inside.create<dsa::ToTensorOp>(loc, arg.getType(), carried[i], false);
         bufferOf[view] = carried[i];
-        if (cast<ir::BufferType>(carried[i].getType()).getSpace() == MemorySpace::L0C)
+        if (cast<ir::BufferType>(carried[i].getType()).getSpace() == MemorySpace::L0C && !arg.use_empty())
           freshOf[view] = inside.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rebuilt.getInductionVar(), rebuilt.getLowerBound());
         replaced.push_back(view.getDefiningOp());
         arg.replaceAllUsesWith(view);
@@ -533,7 +549,11 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       }
       Value buffer = bufferFor(b, v, yield);
       if (!buffer) return;
-      if (buffer != carried[i]) copyElements(b, yield.getLoc(), buffer, carried[i]);
+      if (buffer == carried[i]) continue;
+      if (inCube(buffer) || inCube(carried[i]))  // the vector units cannot move cube memory
+        return fail(v.getDefiningOp() ? v.getDefiningOp() : yield.getOperation(), "on Ascend, a loop carries a tl.dot result only as the next tl.dot's accumulator, or as a "
+                           "product it recomputes from zeros each iteration");
+      copyElements(b, yield.getLoc(), buffer, carried[i]);
     }
     b.create<scf::YieldOp>(yield.getLoc(), scalars);
     yield.erase();
