@@ -19,6 +19,7 @@ def TleGpu_Dialect : Dialect {
   let discardableAttrs = (ins
     "::mlir::IntegerAttr":$vec,              // a load/store's vector width (tle-assign-layouts)
     "::mlir::UnitAttr":$mask_per_element,    // its mask may differ inside a vector (tle-assign-layouts)
+    "::mlir::IntegerAttr":$uniform_run,      // an element-wise result equal over runs of that many registers (tle-mark-uniform-runs)
     "::mlir::UnitAttr":$uniform,             // a scalar load the block reads once and shares (tle-uniform-control-loads)
     "::mlir::IntegerAttr":$offset,           // a buffer's byte offset (tle-plan-shared-memory)
     "::mlir::IntegerAttr":$buffer_bytes,     // the bytes all buffers take (tle-plan-shared-memory)

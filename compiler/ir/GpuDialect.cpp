@@ -49,6 +49,13 @@ void setVectorWidth(Operation *op, int width) {
 }
 bool maskPerElement(Operation *op) { return dialectOf(op).getMaskPerElementAttrHelper().isAttrPresent(op); }
 void setMaskPerElement(Operation *op) { dialectOf(op).getMaskPerElementAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
+int uniformRun(Operation *op) {
+  auto v = dialectOf(op).getUniformRunAttrHelper().getAttr(op);
+  return v ? static_cast<int>(v.getInt()) : 1;
+}
+void setUniformRun(Operation *op, int registers) {
+  dialectOf(op).getUniformRunAttrHelper().setAttr(op, IntegerAttr::get(IntegerType::get(op->getContext(), 32), registers));
+}
 bool uniformLoad(Operation *op) { return dialectOf(op).getUniformAttrHelper().isAttrPresent(op); }
 void setUniformLoad(Operation *op) { dialectOf(op).getUniformAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
 std::optional<int64_t> minBlocksPerProcessor(Operation *kernel) {

@@ -26,6 +26,10 @@ void setVectorWidth(mlir::Operation *op, int width);
 // The access's mask may differ inside one vector (tle-assign-layouts).
 bool maskPerElement(mlir::Operation *op);
 void setMaskPerElement(mlir::Operation *op);
+// An element-wise tile result whose registers are equal over aligned runs of this many
+// consecutive ones (tle-mark-uniform-runs); 1 when unset.
+int uniformRun(mlir::Operation *op);
+void setUniformRun(mlir::Operation *op, int registers);
 // A scalar load that thread 0 makes and the block shares (its value steers control flow).
 bool uniformLoad(mlir::Operation *op);
 void setUniformLoad(mlir::Operation *op);

@@ -788,7 +788,9 @@ void KernelPrinter::elementwise(Operation *op) {
   for (Value v : op->getOperands()) args += (args.empty() ? "" : ", ") + expr(v);
   std::optional<std::string> function = elementwiseFunction(op);
   if (!function) throw Unsupported{"the operation '" + op->getName().getStringRef().str() + "'"};
-  define(op, *function + "(" + args + ")", isa<arith::CmpIOp, arith::CmpFOp>(op) ? "cond" : "v");
+  std::string call = *function + "(" + args + ")";
+  if (int run = gpu::uniformRun(op); run > 1) call = "tle::first_of_runs<" + std::to_string(run) + ">(" + call + ")";
+  define(op, call, isa<arith::CmpIOp, arith::CmpFOp>(op) ? "cond" : "v");
 }
 
 void KernelPrinter::atomic(Operation *op) {

@@ -191,13 +191,17 @@ void AxisAnalysis::visit(Operation *op) {
         return r;
       })
       .Case<arith::CmpIOp>([&](arith::CmpIOp c) -> std::optional<AxisInfo> {
-        // offsets < n is constant over runs that do not straddle a multiple of n's divisor.
+        // offsets < n (or >=) is constant over runs of consecutive offsets that start at a
+        // multiple of n's divisor and over which n is constant. Not <= or >: with offsets
+        // starting at n, the first of the run is n <= n and the next is not.
         AxisInfo a = operand(0), b = operand(1), r = unknown(type);
+        using P = arith::CmpIPredicate;
+        const P p = c.getPredicate();
+        const bool splitsAtMultiple = p == P::slt || p == P::sge || p == P::ult || p == P::uge;
         for (size_t d = 0; d < r.contiguity.size(); ++d) {
           r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
-          bool ordered = c.getPredicate() != arith::CmpIPredicate::eq && c.getPredicate() != arith::CmpIPredicate::ne;
-          if (ordered && b.constancy[d] > 1)
-            r.constancy[d] = std::max(r.constancy[d], gcd(a.contiguity[d], gcd(a.divisibility[d], b.divisibility[d])));
+          if (splitsAtMultiple && b.constancy[d] > 1)
+            r.constancy[d] = std::max(r.constancy[d], gcd(b.constancy[d], gcd(a.contiguity[d], gcd(a.divisibility[d], b.divisibility[d]))));
         }
         return r;
       })

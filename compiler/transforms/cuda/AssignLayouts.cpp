@@ -396,27 +396,13 @@ class LayoutSolver {
     }
   }
 
-  // The dimension whose consecutive elements a thread holds in consecutive registers, and how
-  // many: a blocked layout's first `order` entry; the mma accumulator's column pairs (Mma in
-  // layout.cuh); also seen through slices of them.
-  static std::optional<std::pair<unsigned, unsigned>> fastestDimension(Attribute layout) {
-    if (auto b = dyn_cast<gpu::BlockedLayoutAttr>(layout)) return std::make_pair(b.getOrder()[0], b.getSizePerThread()[b.getOrder()[0]]);
-    if (isa<gpu::MmaLayoutAttr>(layout)) return std::make_pair(1u, 2u);
-    if (auto s = dyn_cast<gpu::SliceLayoutAttr>(layout)) {
-      auto parent = fastestDimension(s.getParent());
-      if (!parent || parent->first == s.getDim()) return std::nullopt;
-      return std::make_pair(parent->first > s.getDim() ? parent->first - 1 : parent->first, parent->second);
-    }
-    return std::nullopt;
-  }
-
   // The widest access that registers, memory contiguity, alignment and mask allow.
   void setVectorWidths() {
     for (Operation *op : memory_) {
       unsigned vec = 1;
       Value ptr = op->getOperand(0);
       auto type = cast<RankedTensorType>(ptr.getType());
-      std::optional<std::pair<unsigned, unsigned>> fastest = fastestDimension(type.getEncoding());
+      std::optional<std::pair<unsigned, unsigned>> fastest = registerRunDimension(type.getEncoding());
       if (fastest && isa<gpu::CopyOp>(op)) {
         // Into a row-major buffer: a vector must run along the last dimension to land on
         // consecutive bytes there.

@@ -110,6 +110,17 @@ MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target)
   return w;
 }
 
+std::optional<std::pair<unsigned, unsigned>> registerRunDimension(Attribute layout) {
+  if (auto b = dyn_cast<gpu::BlockedLayoutAttr>(layout)) return std::make_pair(b.getOrder()[0], b.getSizePerThread()[b.getOrder()[0]]);
+  if (isa<gpu::MmaLayoutAttr>(layout)) return std::make_pair(1u, 2u);
+  if (auto s = dyn_cast<gpu::SliceLayoutAttr>(layout)) {
+    auto parent = registerRunDimension(s.getParent());
+    if (!parent || parent->first == s.getDim()) return std::nullopt;
+    return std::make_pair(parent->first > s.getDim() ? parent->first - 1 : parent->first, parent->second);
+  }
+  return std::nullopt;
+}
+
 unsigned elementBytes(Type t) { return static_cast<unsigned>(ir::elementBytes(t)); }
 
 Coalescing coalescingFor(RankedTensorType type, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target) {

@@ -55,6 +55,11 @@ Coalescing coalescingFor(mlir::RankedTensorType ptrType, const common::AxisInfo 
 unsigned vectorWidthFor(mlir::RankedTensorType ptrType, const common::AxisInfo &info, unsigned fast, unsigned perThread,
                         const TargetInfo &target);
 
+// The dimension whose consecutive elements a thread holds in consecutive registers, and how
+// many: a blocked layout's first `order` entry; the mma accumulator's column pairs (Mma in
+// layout.cuh); also seen through slices of them. nullopt for other layouts.
+std::optional<std::pair<unsigned, unsigned>> registerRunDimension(mlir::Attribute layout);
+
 // Bytes of one element of a tile (of the pointee, for pointers).
 unsigned elementBytes(mlir::Type type);
 

@@ -188,6 +188,19 @@ def BoundRegisters : Pass<"tle-bound-registers", "::mlir::func::FuncOp">, Kernel
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def MarkUniformRuns : Pass<"tle-mark-uniform-runs", "::mlir::func::FuncOp"> {
+  let summary = "compute an element-wise result once per run of equal registers";
+  let description = [{
+    Marks tle_gpu.uniform_run = R on an arith or math op with a tile result when the axis
+    analysis proves the result equal over aligned runs of R consecutive elements along the
+    dimension a thread holds in consecutive registers (R a power of two dividing the thread's
+    elements there), and some operand is not: `cols < N` with N divisible by 16. The printer
+    keeps each run's first register, so the work for the others is dead code. Triton's
+    element-wise lowering deduplicates the same way.
+  }];
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def UniformControlLoads : Pass<"tle-uniform-control-loads", "::mlir::func::FuncOp"> {
   let summary = "read scalars that steer control flow once per block";
   let description = [{

@@ -198,7 +198,8 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
     // iteration ahead (each further one would hold another tile).
     SmallVector<int64_t> depths;
     for (Operation *load : loads) depths.push_back(gpu::isAsyncCopy(load) ? gpu::asyncDepth(loop).value_or(1) : 1);
-    const int64_t depth = *llvm::max_element(depths);
+    int64_t depth = 1;
+    for (int64_t d : depths) depth = std::max(depth, d);
     if (!constantStep && depth > 1) return;  // i + depth * step needs the step
     Operation *insertionPoint = loads.front();
 

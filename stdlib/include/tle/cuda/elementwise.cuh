@@ -210,6 +210,32 @@ TLE_DEVICE Tile<T, L, S...> select(bool c, const Tile<T, L, S...> &a, const Tile
   return c ? a : b;
 }
 
+// Registers [g*Vec, g*Vec+Vec) must be consecutive elements along one dimension; the
+// compiler picks Vec so that they are also contiguous and aligned in memory.
+template <class TileT, int Vec>
+TLE_CONSTEXPR bool consecutive_registers() {
+  bool ok = true;
+  for (int b = 0; ok && (1 << b) < Vec; ++b) {
+    int dim = -1;
+    for (int d = 0; d < TileT::rank; ++d)
+      if (b < TileT::linear.numRegBits && TileT::linear.reg[b][d]) dim = d;
+    ok = dim >= 0 && TileT::linear.reg[b][dim] == (1 << b) && TileT::linear.reg[0][dim] == 1;
+  }
+  return ok;
+}
+
+// `t` with every aligned run of R consecutive registers set to the run's first one. tlec
+// wraps an element-wise result in it where it proved the runs equal (tle-mark-uniform-runs):
+// the other registers' work becomes dead code.
+template <int R, class T, class L, int... S>
+TLE_DEVICE Tile<T, L, S...> first_of_runs(const Tile<T, L, S...> &t) {
+  static_assert(R > 0 && Tile<T, L, S...>::kRegs % R == 0 && consecutive_registers<Tile<T, L, S...>, R>(),
+                "tlec bug: a run of equal registers does not match the layout");
+  Tile<T, L, S...> r;
+  TLE_UNROLL for (int i = 0; i < r.kRegs; ++i) r.v[i] = t.v[i - i % R];
+  return r;
+}
+
 // Pointer arithmetic: tile of pointers plus tile of offsets (in elements).
 template <class P, class I, class L, int... S>
 TLE_DEVICE Tile<P, L, S...> addptr(const Tile<P, L, S...> &p, const Tile<I, L, S...> &offset) {

@@ -68,20 +68,6 @@ TLE_DEVICE void store_raw(R *p, R v) {
   else *p = v;
 }
 
-// Registers [g*Vec, g*Vec+Vec) must be consecutive elements along one dimension; the
-// compiler picks Vec so that they are also contiguous and aligned in memory.
-template <class TileT, int Vec>
-TLE_CONSTEXPR bool consecutive_registers() {
-  bool ok = true;
-  for (int b = 0; ok && (1 << b) < Vec; ++b) {
-    int dim = -1;
-    for (int d = 0; d < TileT::rank; ++d)
-      if (b < TileT::linear.numRegBits && TileT::linear.reg[b][d]) dim = d;
-    ok = dim >= 0 && TileT::linear.reg[b][dim] == (1 << b) && TileT::linear.reg[0][dim] == 1;
-  }
-  return ok;
-}
-
 // How a masked vector access reads its mask: `vector` when the compiler proved the mask
 // uniform over each vector (the first element's bit stands for all), `element` when it may
 // differ inside one (an odd size): all set, one vector access; mixed, element by element.
