@@ -360,7 +360,9 @@ Value LoweringContext::binary(BinaryOp op, const Value &a, const Value &b, Sourc
   case BinaryOp::Add: r = f ? mlir::Value(builder_.create<mlir::arith::AddFOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::AddIOp>(l, x.ir, y.ir); break;
   case BinaryOp::Sub: r = f ? mlir::Value(builder_.create<mlir::arith::SubFOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::SubIOp>(l, x.ir, y.ir); break;
   case BinaryOp::Mul: r = f ? mlir::Value(builder_.create<mlir::arith::MulFOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::MulIOp>(l, x.ir, y.ir); break;
-  case BinaryOp::Div: r = builder_.create<mlir::arith::DivFOp>(l, x.ir, y.ir); break;
+  // Triton's `/` is the fast division (fp32: div.full, within 2 ulp), marked `afn`;
+  // tl.math.div_rn drops the flag for the correctly rounded one.
+  case BinaryOp::Div: r = builder_.create<mlir::arith::DivFOp>(l, x.ir, y.ir, mlir::arith::FastMathFlags::afn); break;
   // Triton's integer `//` and `%` on tensors truncate toward zero, like C.
   case BinaryOp::FloorDiv: r = u ? mlir::Value(builder_.create<mlir::arith::DivUIOp>(l, x.ir, y.ir)) : builder_.create<mlir::arith::DivSIOp>(l, x.ir, y.ir); break;
   case BinaryOp::Mod:

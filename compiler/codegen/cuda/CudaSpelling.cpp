@@ -143,6 +143,10 @@ std::optional<std::string> elementwiseFunction(Operation *op) {
       {"arith.uitofp", "cast_unsigned"}, {"arith.fptoui", "cast_to_unsigned"}, {"arith.bitcast", "bitcast"},
       {"arith.index_cast", "cast"}};
   std::string name = op->getName().getStringRef().str();
+  // Triton's fast fp32 division (div.full); tl.math.div_rn's has no `afn`.
+  if (auto division = dyn_cast<arith::DivFOp>(op);
+      division && ir::elementTypeOf(division.getType()).isF32() && arith::bitEnumContainsAll(division.getFastmath(), arith::FastMathFlags::afn))
+    return std::string("tle::div_full");
   if (auto it = functions.find(name); it != functions.end()) return "tle::" + it->second;
   if (auto it = casts.find(name); it != casts.end())
     return "tle::" + it->second + "<" + scalarType(ir::elementTypeOf(op->getResult(0).getType())) + ">";

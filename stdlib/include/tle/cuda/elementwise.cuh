@@ -132,6 +132,13 @@ TLE_DEVICE float exp2_approx(float x) {
   return y;
 }
 TLE_MATH_UNARY(exp2, exp2_approx, ::exp2)
+// Triton's fp32 `/` (and tl.fdiv): div.full, the full-range approximation (within 2 ulp),
+// not the correctly rounded division CUDA's `/` makes (tl.math.div_rn is that one).
+TLE_DEVICE float div_full(float a, float b) {
+  float q;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  return q;
+}
 TLE_MATH_UNARY(log, __logf, ::log)
 TLE_MATH_UNARY(log2, ::log2f, ::log2)
 TLE_MATH_UNARY(sqrt, ::sqrtf, ::sqrt)
@@ -183,7 +190,7 @@ TLE_LIFT_BINARY(ge) TLE_LIFT_BINARY(ltu) TLE_LIFT_BINARY(leu) TLE_LIFT_BINARY(gt
 TLE_LIFT_BINARY(ord) TLE_LIFT_BINARY(uno) TLE_LIFT_BINARY(one) TLE_LIFT_BINARY(ueq) TLE_LIFT_BINARY(ult)
 TLE_LIFT_BINARY(ule) TLE_LIFT_BINARY(ugt) TLE_LIFT_BINARY(uge)
 TLE_LIFT_BINARY(maximum) TLE_LIFT_BINARY(minimum) TLE_LIFT_BINARY(maxnum) TLE_LIFT_BINARY(minnum)
-TLE_LIFT_BINARY(pow) TLE_LIFT_BINARY(umulhi)
+TLE_LIFT_BINARY(pow) TLE_LIFT_BINARY(umulhi) TLE_LIFT_BINARY(div_full)
 TLE_LIFT_UNARY(neg) TLE_LIFT_UNARY(exp) TLE_LIFT_UNARY(exp2) TLE_LIFT_UNARY(log) TLE_LIFT_UNARY(log2)
 TLE_LIFT_UNARY(sqrt) TLE_LIFT_UNARY(rsqrt) TLE_LIFT_UNARY(sin) TLE_LIFT_UNARY(cos) TLE_LIFT_UNARY(tan)
 TLE_LIFT_UNARY(tanh) TLE_LIFT_UNARY(fabs) TLE_LIFT_UNARY(floor) TLE_LIFT_UNARY(ceil) TLE_LIFT_UNARY(erf)
