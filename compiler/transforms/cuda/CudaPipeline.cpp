@@ -18,7 +18,6 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createAssignLayouts());
   // Copies that ended up with the same layout are one value again.
   pm.addPass(mlir::createCSEPass());
-  pm.addNestedPass<mlir::func::FuncOp>(createMarkUniformRuns());
   // CSE may have merged a worker's clone with its original outside.
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncCopies());
@@ -27,6 +26,8 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createStageDotOperands());
   pm.addNestedPass<mlir::func::FuncOp>(createUniformControlLoads());
+  // Last of the passes that set layouts, so that each run fits the layout printed.
+  pm.addNestedPass<mlir::func::FuncOp>(createMarkUniformRuns());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanSharedMemory());
   pm.addNestedPass<mlir::func::FuncOp>(createBoundRegisters());
   pm.addNestedPass<mlir::func::FuncOp>(createInsertBarriers());
