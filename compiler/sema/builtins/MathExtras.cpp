@@ -82,13 +82,17 @@ Value floatDivision(LoweringContext &cx, BuiltinCall &c) {
   Value x = numeric(cx, fn, *a[0], where[0]), y = numeric(cx, fn, *a[1], where[1]);
   requireFloat(cx, fn, x, where[0]);
   requireFloat(cx, fn, y, where[1]);
-  Value q = cx.binary(ast::BinaryOp::Div, x, y, c.at, where[0], where[1]);
   // tl.math.div_rn and tl.fdiv(ieee_rounding=True) round correctly; `/` and tl.fdiv do not.
-  bool ieee = c.member == "div_rn" || (a.size() > 2 && a[2] &&
-                                         ((a[2]->kind == Value::Kind::Bool && a[2]->boolValue) ||
-                                          (a[2]->kind == Value::Kind::Int && a[2]->intValue != 0)));
-  if (a.size() > 2 && a[2] && a[2]->isRuntime())
-    cx.fail(where[2], DiagId::NotConstexpr, "ieee_rounding must be a compile-time value");
+  bool ieee = c.member == "div_rn";
+  if (a.size() > 2 && a[2]) {
+    const Value &rounding = *a[2];
+    if (rounding.isRuntime()) cx.fail(where[2], DiagId::NotConstexpr, "ieee_rounding must be a compile-time value");
+    if (rounding.kind == Value::Kind::Bool) ieee = rounding.boolValue;
+    else if (rounding.kind == Value::Kind::Int) ieee = rounding.intValue != 0;
+    else if (rounding.kind != Value::Kind::None)
+      cx.fail(where[2], DiagId::TypeMismatch, "ieee_rounding must be True or False");
+  }
+  Value q = cx.binary(ast::BinaryOp::Div, x, y, c.at, where[0], where[1]);
   if (ieee && q.isRuntime())
     if (auto division = q.ir.getDefiningOp<mlir::arith::DivFOp>()) division.setFastmath(mlir::arith::FastMathFlags::none);
   return q;
