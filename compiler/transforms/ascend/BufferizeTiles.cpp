@@ -501,9 +501,9 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         continue;
       }
       carried[i] = allocate(b, loc, cast<RankedTensorType>(init.getType()));
-      if (Value buffer = bufferOf.lookup(init); buffer && inCube(buffer))
-        return fail(loop, "on Ascend, a tl.dot result can start a loop's carried tile only as zeros");
-      else if (buffer) copyElements(b, loc, buffer, carried[i]);
+      Value buffer = bufferOf.lookup(init);
+      if (buffer && inCube(buffer)) return fail(loop, "on Ascend, a tl.dot result can start a loop's carried tile only as zeros");
+      if (buffer) copyElements(b, loc, buffer, carried[i]);
       else if (Value scalar = uniformValue(init, b)) vector(b, loc, "duplicate", scalar, carried[i]);
       else return fail(loop, "this loop carries a tile computed from indices (tl.arange)");
     }

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tle::cuda {
 
@@ -29,10 +30,7 @@ int64_t runRegisters(RankedTensorType type, const common::AxisInfo &info) {
   auto dim = registerRunDimension(type.getEncoding());
   if (!dim) return 1;
   auto [fast, perThread] = *dim;
-  int64_t run = std::min<int64_t>(info.constancy[fast], perThread);
-  int64_t p = 1;
-  while (p * 2 <= run && perThread % (p * 2) == 0 && info.constancy[fast] % (p * 2) == 0) p *= 2;
-  return p;
+  return static_cast<int64_t>(llvm::MinAlign(static_cast<uint64_t>(info.constancy[fast]), perThread));
 }
 
 struct MarkUniformRunsPass : impl::MarkUniformRunsBase<MarkUniformRunsPass> {
