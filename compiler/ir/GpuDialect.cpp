@@ -301,6 +301,32 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
+bool slotHoldsOperand(RankedTensorType staged, unsigned opIdx) {
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(staged.getEncoding());
+  if (!blocked || staged.getRank() != 2 || !staged.getElementType().isIntOrFloat() || staged.getElementType().getIntOrFloatBitWidth() != 16)
+    return false;
+  const unsigned contiguous = blocked.getOrder()[0];
+  if (blocked.getSizePerThread()[contiguous] % 8 != 0) return false;  // 16-byte chunks
+  return opIdx == 1 || contiguous == 1;
+}
+
+LogicalResult RingViewOp::verify() {
+  OperandRingType from = getRing().getType(), to = getView().getType();
+  if (from.getSlots() != to.getSlots()) return emitOpError("must keep the ring's slots");
+  RankedTensorType a = from.getStaged(), b = to.getStaged();
+  const bool same = a == b;
+  const bool transposed = a.getRank() == 2 && b.getShape() == ArrayRef<int64_t>{a.getShape()[1], a.getShape()[0]} &&
+                          a.getElementType() == b.getElementType() &&
+                          transposedBlockedLayout(a.getEncoding(), {1, 0}, false) == b.getEncoding();
+  if (!same && !transposed) return emitOpError("the view's staged tile must be the ring's or its transpose");
+  auto layoutA = dyn_cast<DotOperandLayoutAttr>(from.getOperand().getEncoding());
+  auto layoutB = dyn_cast<DotOperandLayoutAttr>(to.getOperand().getEncoding());
+  if (!layoutA || !layoutB || to.getOperand().getShape() != b.getShape()) return emitOpError("must be read as a dot operand of the staged tile's shape");
+  if (!slotHoldsOperand(a, layoutA.getOpIdx()) || !slotHoldsOperand(b, layoutB.getOpIdx()))
+    return emitOpError("the slot's arrangement must serve both operands");
+  return success();
+}
+
 LogicalResult RingReadOp::verify() {
   if (getType() != getRing().getType().getOperand()) return emitOpError("result must be the ring's operand type");
   return success();

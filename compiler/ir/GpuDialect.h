@@ -100,6 +100,11 @@ void setPipeThreads(mlir::Operation *pipe, int32_t writers, int32_t readers);
 constexpr int64_t kOperandSlotAlignment = 1024;
 // Bytes of one slot of a ring: the staged tile, rounded up to the swizzle atom.
 int64_t ringSlotBytes(OperandRingType ring);
+// Whether the device library's copy can put `staged` (a blocked tile of 16-bit elements)
+// into a slot read as dot operand `opIdx`: the slot's rows run along the tile's other
+// dimension than its 16-byte chunks (dot.cuh's operand_staging), which for an A operand must
+// be K (dimension 1).
+bool slotHoldsOperand(mlir::RankedTensorType staged, unsigned opIdx);
 // A ring of one slot holds a loop-invariant operand for the loops that read it.
 inline bool isResident(OperandRingType ring) { return ring.getSlots() == 1; }
 

@@ -124,6 +124,20 @@ def TleGpu_OperandRingOp : TleGpu_Op<"operand_ring", [MemoryEffects<[MemAlloc]>]
   let assemblyFormat = "attr-dict `:` type($ring)";
 }
 
+def TleGpu_RingViewOp : TleGpu_Op<"ring_view", [Pure]> {
+  let summary = "the same slots read as another dot operand: another dot's layout, or the transposed tile";
+  let description = [{
+    A tile copied into a slot once and read by several dots (Sparse MLA's KV tile: the B of
+    q k^T, and transposed the B of p v). `staged` is the ring's, or its transpose with the
+    permuted blocked layout; each staged tile must sit in the slot with its rows along the
+    same dimension of the copied tile (gpu::slotHoldsOperand), so the bytes are the same.
+  }];
+  let arguments = (ins TleGpu_OperandRingType:$ring);
+  let results = (outs TleGpu_OperandRingType:$view);
+  let assemblyFormat = "$ring attr-dict `:` type($ring) `->` type($view)";
+  let hasVerifier = 1;
+}
+
 def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
   let summary = "copy a tile from global memory into a slot of an operand ring (cp.async, one commit group)";
   let description = [{

@@ -145,7 +145,8 @@ def test_matmul(k):
     cases = [("mm_fp16_leaky_128", torch.float16, "leaky_relu", 128, 128), ("mm_fp16_128", torch.float16, "", 128, 128),
              ("mm_bf16_128", torch.bfloat16, "", 128, 128), ("mm_fp16_64_w4", torch.float16, "", 64, 64),
              ("mm_fp16_64x128_w8", torch.float16, "", 64, 128), ("mm_bf16_64x64_w8", torch.bfloat16, "", 64, 64),
-             ("mm_fp16_64x32_w8", torch.float16, "", 64, 32)]
+             ("mm_fp16_64x32_w8", torch.float16, "", 64, 32), ("mm_fp16_128_s1", torch.float16, "", 128, 128),
+             ("mm_bf16_64x64_s1_w4", torch.bfloat16, "", 64, 64)]
     for sym, dtype, activation, bm, bn in cases:
         for m, n, kk in ((1024, 512, 768), (400, 272, 208)):
             a = torch.randn(m, kk, device="cuda", dtype=dtype)

@@ -296,7 +296,8 @@ void KernelPrinter::printOperation(Operation *op) {
       .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
       .Case<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>([&](Operation *) { printMemoryOperation(op); })
       .Case<ir::DotOp, gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, gpu::OperandRingOp, gpu::AsyncCopyOp,
-            gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp, gpu::DotsWaitOp>([&](Operation *) { printOperandOperation(op); })
+            gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp, gpu::DotsWaitOp, gpu::RingViewOp>(
+            [&](Operation *) { printOperandOperation(op); })
       .Case<ir::TransOp, ir::ReshapeOp, ir::JoinOp, ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp,
             ir::ExclusiveCumsumOp, ir::SortOp, ir::HistogramOp>([&](Operation *) { printRearrangement(op); })
       .Case<ir::AllocOp, gpu::LocalPtrOp, gpu::CopyOp, gpu::LocalLoadOp>([&](Operation *) { printBufferOperation(op); })
@@ -424,6 +425,7 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         line() << "constexpr int " << bytes << " = " << gpu::ringSlotBytes(r.getType()) << ";\n";
         rings_[r.getRing()] = {slots, bytes};
       })
+      .Case<gpu::RingViewOp>([&](gpu::RingViewOp v) { rings_[v.getView()] = rings_.lookup(v.getRing()); })  // the same bytes
       .Case<gpu::AsyncCopyOp>([&](gpu::AsyncCopyOp c) {
         auto ring = c.getRing().getType();
         std::string slot = c.getSlot() ? rings_.lookup(c.getRing()).first + " + " + std::to_string(*c.getSlot()) + " * " +
@@ -437,8 +439,14 @@ void KernelPrinter::printOperandOperation(Operation *op) {
                << ", " << slot << ");\n";
       })
       .Case<gpu::AsyncWaitOp>([&](gpu::AsyncWaitOp w) {
-        line() << "tle::wait_async_operands<" << w.getPending()
-               << ">();  // this iteration's tiles have landed, and no thread reads the slots refilled below any more\n";
+        auto loop = w->getParentOfType<scf::ForOp>();
+        while (loop && !gpu::ringSlots(loop)) loop = loop->getParentOfType<scf::ForOp>();
+        line() << "tle::wait_async_operands<" << w.getPending() << ">();  // "
+               << (loop ? "this iteration's tiles have landed, and no thread reads the slots refilled below any more"
+                        : w.getPending() == 0 ? "every tile copied above has landed, for every thread"
+                                              : "the tiles copied above but the " + std::to_string(w.getPending()) +
+                                                    " latest have landed, for every thread")
+               << "\n";
       })
       .Case<gpu::AsyncDrainOp>([&](gpu::AsyncDrainOp) { line() << "tle::wait_async_copies();\n"; })
       .Case<gpu::RingReadOp>([&](gpu::RingReadOp r) {

@@ -21,6 +21,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   // CSE may have merged a worker's clone with its original outside.
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncCopies());
+  pm.addNestedPass<mlir::func::FuncOp>(createCopyDotOperands());
   pm.addNestedPass<mlir::func::FuncOp>(createAffineCopyAddresses());
   pm.addNestedPass<mlir::func::FuncOp>(createKeepDotsInFlight());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());

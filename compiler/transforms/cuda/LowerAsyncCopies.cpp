@@ -27,6 +27,7 @@
 // whose body copies would not all come before its conversions, stays in registers.
 #include "transforms/cuda/Passes.h"
 #include "transforms/cuda/LayoutChoices.h"
+#include "transforms/cuda/OperandCopies.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
@@ -41,7 +42,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr int kChunkElements = 8;  // cp.async's 16-byte chunk of 16-bit elements
 constexpr size_t kMaxDepth = 8;
 
 struct Chain {
@@ -94,7 +94,7 @@ std::optional<Chain> chainFor(gpu::ConvertLayoutOp convert) {
   SmallVector<ir::LoadOp> loads(chain.prologue);
   loads.push_back(chain.next);
   for (ir::LoadOp l : loads)
-    if (!gpu::isAsyncCopy(l) || gpu::vectorWidth(l) != kChunkElements) return std::nullopt;
+    if (!gpu::isAsyncCopy(l) || gpu::vectorWidth(l) != kOperandChunkElements) return std::nullopt;
   if (!fillsFragments(convert.getType(), layout)) return std::nullopt;
   return chain;
 }
@@ -108,21 +108,9 @@ Operation *first(const Range &ops) {
   return best;
 }
 
-// A copy of `load` into `ring`. The mask of a tile that is copied or not as a whole (a
-// splat, as the prefetched iterations' bound is) stays a scalar: the library decides once
-// per tile (copy_async_operand's bool form) instead of reading a mask per chunk.
-gpu::AsyncCopyOp createCopy(OpBuilder &b, ir::LoadOp load, Value ring, IntegerAttr slot) {
-  Value mask = load.getMask();
-  if (auto splat = mask ? mask.getDefiningOp<ir::SplatOp>() : ir::SplatOp()) mask = splat.getSrc();
-  auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), mask, /*strides=*/ValueRange(), slot,
-                                           /*slots_behind=*/IntegerAttr());
-  if (mask && isa<RankedTensorType>(mask.getType()) && gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
-  return copy;
-}
-
 gpu::AsyncCopyOp copyFor(OpBuilder &b, ir::LoadOp load, Value ring, std::optional<int> slot) {
   b.setInsertionPoint(load);
-  return createCopy(b, load, ring, slot ? b.getI32IntegerAttr(*slot) : IntegerAttr());
+  return createOperandCopy(b, load, ring, slot ? b.getI32IntegerAttr(*slot) : IntegerAttr());
 }
 
 // A copy of `loop` without the iteration arguments `drop` (unused but by the yield).
@@ -258,7 +246,7 @@ class AsyncCopyLowering {
     auto load = convert.getSrc().getDefiningOp<ir::LoadOp>();
     auto layout = dyn_cast<gpu::DotOperandLayoutAttr>(convert.getType().getEncoding());
     if (!load || !gpu::isAsyncCopy(load) || !load->hasOneUse() || !layout || layout.getOpIdx() != 0 || convert->use_empty()) return;
-    if (gpu::vectorWidth(load) != kChunkElements || !fillsFragments(convert.getType(), layout)) return;
+    if (gpu::vectorWidth(load) != kOperandChunkElements || !fillsFragments(convert.getType(), layout)) return;
     scf::ForOp firstLoop;
     for (OpOperand &use : convert->getUses()) {
       auto dot = dyn_cast<gpu::RingDotOp>(use.getOwner());
@@ -272,7 +260,7 @@ class AsyncCopyLowering {
     b.setInsertionPointAfter(barrier);
     auto type = gpu::OperandRingType::get(f_.getContext(), 1, convert.getSrc().getType(), convert.getType());
     Value ring = b.create<gpu::OperandRingOp>(load.getLoc(), type, IntegerAttr());
-    createCopy(b, load, ring, b.getI32IntegerAttr(0));
+    createOperandCopy(b, load, ring, b.getI32IntegerAttr(0));
     for (OpOperand &use : llvm::make_early_inc_range(convert->getUses())) use.set(ring);
     convert.erase();
     load.erase();

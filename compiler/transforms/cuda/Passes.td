@@ -93,6 +93,21 @@ def LowerAsyncCopies : Pass<"tle-lower-async-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def CopyDotOperands : Pass<"tle-copy-dot-operands", "::mlir::func::FuncOp">, KernelOptions {
+  let summary = "copy the loaded dot operands that no ring holds straight into shared-memory slots, in the iteration that reads them";
+  let description = [{
+    A 16-bit tile loaded from global memory in 16-byte chunks and read only as dot operands
+    (through conversions, or a transpose that relabels registers) outside the ring loops of
+    tle-lower-async-copies gets a resident tle_gpu.operand_ring of its own: a
+    tle_gpu.async_copy where the load was (in a loop after a barrier: the slots are free),
+    a tle_gpu.async_wait before the first dot that reads it, and tle_gpu.ring_dot ops that
+    read it (through a tle_gpu.ring_view where a dot reads it transposed or in another
+    layout). On wgmma targets a loaded A operand of such dots goes the same way.
+  }];
+  let options = kernelOptions;
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def AffineCopyAddresses : Pass<"tle-affine-copy-addresses", "::mlir::func::FuncOp"> {
   let summary = "give the operand copies whose pointers are affine in the indices their strides";
   let description = [{

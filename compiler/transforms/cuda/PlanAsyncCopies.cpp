@@ -27,6 +27,7 @@
 #include "ir/KernelSettings.h"
 #include "transforms/common/AxisInfo.h"
 #include "transforms/cuda/LayoutChoices.h"
+#include "transforms/cuda/OperandCopies.h"
 
 namespace tle::cuda {
 
@@ -39,23 +40,10 @@ namespace {
 
 // Tiles in shared memory are requested at most this many iterations ahead.
 constexpr int64_t kMaxDepth = 3;
-// cp.async moves 16-byte chunks: 8 elements of 16 bits.
-constexpr unsigned kChunkElements = 8;
 // Registers a loop of dots needs beyond its tiles, at the least: d = 128 attention with
 // 128 x 32 tiles on four warps holds 224 in tiles and fits in 255 without spilling; with
 // 128 x 64 tiles, 256 in tiles, it spills.
 constexpr int64_t kRegistersBesideTiles = 24;
-
-bool isZeroOrAbsent(Value other) {
-  if (!other) return true;
-  auto c = other.getDefiningOp<arith::ConstantOp>();
-  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
-  if (!dense || !dense.isSplat()) return false;
-  Attribute v = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(v)) return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(v)) return i.getValue().isZero();
-  return false;
-}
 
 class AsyncCopyPlanner {
  public:
@@ -141,7 +129,7 @@ class AsyncCopyPlanner {
     Coalescing c = coalescingFor(ptrType, info, numWarps_, target_);
     unsigned fast = c.order[0];
     unsigned perThread = std::max<unsigned>(1, std::min<int64_t>(c.perThread, type.getShape()[fast]));
-    return vectorWidthFor(ptrType, info, fast, perThread, target_) == kChunkElements;
+    return vectorWidthFor(ptrType, info, fast, perThread, target_) == kOperandChunkElements;
   }
 
   // The tile covers whole mma.sync fragments of the warps the dot will have (is_mma16_operand).

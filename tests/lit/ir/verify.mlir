@@ -343,3 +343,31 @@ func.func @copy_strides_not_one_per_dimension(%p: tensor<64x64x!tle.ptr<f16>, #t
   tle_gpu.async_copy %p strides(%s) into %r {slot = 0 : i32} : tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>
   return
 }
+
+// -----
+
+func.func @ring_view_not_transposed() {
+  %r = tle_gpu.operand_ring : <1, tensor<512x32xbf16, #tle_gpu.blocked<spt = [8, 1], tpw = [32, 1], wpc = [2, 4], order = [0, 1]>>, tensor<512x32xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 16>, 16>>>
+  // expected-error @+1 {{the view's staged tile must be the ring's or its transpose}}
+  %v = tle_gpu.ring_view %r : <1, tensor<512x32xbf16, #tle_gpu.blocked<spt = [8, 1], tpw = [32, 1], wpc = [2, 4], order = [0, 1]>>, tensor<512x32xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 16>, 16>>> -> <1, tensor<32x512xbf16, #tle_gpu.blocked<spt = [8, 1], tpw = [32, 1], wpc = [2, 4], order = [0, 1]>>, tensor<32x512xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 256>, 16>>>
+  return
+}
+
+// -----
+
+// Read transposed as an A operand, the slot's rows would have to run along the other dimension.
+func.func @ring_view_arrangement() {
+  %r = tle_gpu.operand_ring : <1, tensor<64x32xbf16, #tle_gpu.blocked<spt = [1, 8], tpw = [8, 4], wpc = [8, 1], order = [1, 0]>>, tensor<64x32xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 16>, 16>>>
+  // expected-error @+1 {{the slot's arrangement must serve both operands}}
+  %v = tle_gpu.ring_view %r : <1, tensor<64x32xbf16, #tle_gpu.blocked<spt = [1, 8], tpw = [8, 4], wpc = [8, 1], order = [1, 0]>>, tensor<64x32xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 16>, 16>>> -> <1, tensor<32x64xbf16, #tle_gpu.blocked<spt = [8, 1], tpw = [4, 8], wpc = [1, 8], order = [0, 1]>>, tensor<32x64xbf16, #tle_gpu.dot_op<0, #tle_gpu.mma<4, 2, 16>, 16>>>
+  return
+}
+
+// -----
+
+func.func @ring_view_slots() {
+  %r = tle_gpu.operand_ring : <2, tensor<512x32xbf16, #tle_gpu.blocked<spt = [8, 1], tpw = [32, 1], wpc = [2, 4], order = [0, 1]>>, tensor<512x32xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 16>, 16>>>
+  // expected-error @+1 {{must keep the ring's slots}}
+  %v = tle_gpu.ring_view %r : <2, tensor<512x32xbf16, #tle_gpu.blocked<spt = [8, 1], tpw = [32, 1], wpc = [2, 4], order = [0, 1]>>, tensor<512x32xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 16>, 16>>> -> <1, tensor<32x512xbf16, #tle_gpu.blocked<spt = [1, 8], tpw = [1, 32], wpc = [4, 2], order = [1, 0]>>, tensor<32x512xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 256>, 16>>>
+  return
+}

@@ -1,0 +1,22 @@
+// What the passes that copy dot operands into shared memory share: which loads' `other`
+// the copies' zero fill honours, and the copy of a load into a ring slot.
+#pragma once
+
+#include "ir/GpuDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tle::cuda {
+
+// cp.async's 16-byte chunk of 16-bit elements.
+constexpr int kOperandChunkElements = 8;
+
+// A load's `other` that masked-off chunks filled with zeros honour: none, or a zero splat.
+bool isZeroOrAbsent(mlir::Value other);
+
+// A copy of `load` into `ring` (into `slot` when given, else the slot its loop's iteration
+// frees), at the builder's insertion point. A mask that is a splat (the whole tile or none
+// of it) stays a scalar: the library decides once per tile.
+gpu::AsyncCopyOp createOperandCopy(mlir::OpBuilder &b, ir::LoadOp load, mlir::Value ring, mlir::IntegerAttr slot);
+
+}  // namespace tle::cuda
