@@ -52,6 +52,7 @@ class AsyncCopyPlanner {
 
   void run() {
     if (!target_.has(Feature::CpAsync) || !target_.has(Feature::MmaSync)) return;
+    SmallVector<scf::ForOp> loops;
     f_.walk([&](scf::ForOp loop) {
       bool any = false;
       for (Operation &op : loop.getBody()->without_terminator())
@@ -59,13 +60,15 @@ class AsyncCopyPlanner {
           gpu::setAsyncCopy(load, true);
           any = true;
         }
-      if (!any) return;
-      int64_t stages = ir::loopNumStages(loop, numStages_);
-      gpu::setAsyncDepth(loop, static_cast<int>(std::clamp<int64_t>(stages - 1, 1, kMaxDepth)));
+      if (any) loops.push_back(loop);
     });
+    int64_t residentBytes = 0;
     f_.walk([&](ir::LoadOp load) {
-      if (staysResident(load)) gpu::setAsyncCopy(load, true);
+      if (!staysResident(load)) return;
+      gpu::setAsyncCopy(load, true);
+      residentBytes += slotBytes(load);
     });
+    for (scf::ForOp loop : loops) setDepth(loop, residentBytes);
   }
 
  private:
@@ -80,6 +83,32 @@ class AsyncCopyPlanner {
     if (!dot || use.getOperandNumber() > 1 || dot->getBlock() != load->getBlock()) return false;
     if (cast<RankedTensorType>(dot.getType()).getRank() != 2) return false;
     return chunked(load, type) && fillsFragments(dot, use.getOperandNumber(), type);
+  }
+
+  static int64_t slotBytes(ir::LoadOp load) {
+    return ir::alignTo(ir::tileBytes(cast<RankedTensorType>(load.getType())), gpu::kOperandSlotAlignment);
+  }
+
+  // num_stages - 1 iterations ahead, or as many as the target's shared memory holds: depth + 1
+  // slots of each of the loop's copied tiles beside the resident ones (the scratch and the
+  // staging come on top; the device library sizes them). Fewer than asked gets a warning.
+  void setDepth(scf::ForOp loop, int64_t residentBytes) {
+    const int64_t stages = ir::loopNumStages(loop, numStages_);
+    const int64_t wanted = std::clamp<int64_t>(stages - 1, 1, kMaxDepth);
+    int64_t perSlot = 0;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto load = dyn_cast<ir::LoadOp>(op); load && gpu::isAsyncCopy(load)) perSlot += slotBytes(load);
+    const MemorySpaceInfo *shared = target_.memorySpace(MemorySpace::Shared);
+    const int64_t capacity = shared && shared->capacityBytes > 0 ? shared->capacityBytes : std::numeric_limits<int64_t>::max() / 4;
+    int64_t depth = wanted;
+    while (depth > 1 && residentBytes + (depth + 1) * perSlot > capacity) --depth;
+    if (depth < wanted)
+      loop.emitWarning() << "num_stages=" << stages << " is not honoured here: " << wanted + 1 << " slots of this loop's dot operands ("
+                         << perSlot / 1024 << " KiB each)" << (residentBytes ? " beside the operands kept in shared memory" : "")
+                         << " need " << (residentBytes + (wanted + 1) * perSlot) / 1024 << " KiB of shared memory, more than a block has on "
+                         << target_.name() << " (" << capacity / 1024 << " KiB); its copies go " << depth
+                         << (depth == 1 ? " iteration" : " iterations") << " ahead (num_stages=" << depth + 1 << ")";
+    gpu::setAsyncDepth(loop, static_cast<int>(depth));
   }
 
   // `load` is read only as the A of dots directly in loops of its block whose B goes
