@@ -29,6 +29,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace tle::cuda {
@@ -54,6 +55,24 @@ struct Candidate {
   SmallVector<gpu::RingDotOp> dots;  // the dots that read the slot
   gpu::AsyncCopyOp copy;
 };
+
+// Whether an op after `from`, up to and including `to` (both in one block), may write memory
+// (a store, an atomic, a barrier after which other threads write, an op of unknown effects);
+// the operand copies placed so far do not count.
+bool writesBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op; op = op->getNextNode()) {
+    WalkResult result = op->walk([](Operation *inner) {
+      if (isa<gpu::AsyncCopyOp>(inner)) return WalkResult::advance();
+      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+      if (effects ? effects.hasEffect<MemoryEffects::Write>() : !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted()) return true;
+    if (op == to) break;
+  }
+  return false;
+}
 
 bool inRingLoop(Operation *op) {
   for (auto loop = op->getParentOfType<scf::ForOp>(); loop; loop = loop->getParentOfType<scf::ForOp>())
@@ -117,6 +136,7 @@ class OperandCopies {
       if (auto consumers = consumersOf(load)) candidates.push_back({load, std::move(*consumers), {}, {}, {}});
     });
     decide(candidates);
+    fitSharedMemory(candidates);
     if (candidates.empty()) return;
     createRings(candidates);
     rewriteDots(candidates);
@@ -160,6 +180,43 @@ class OperandCopies {
       auto end = std::stable_partition(candidates.begin(), candidates.end(), keeps);
       if (end == candidates.end()) return;
       candidates.erase(end, candidates.end());
+    }
+  }
+
+  // The slots take shared memory for the whole kernel. Beside the buffers, the rings and the
+  // largest scratch of the ops that stay (a dot-operand conversion that stays is staged,
+  // double-buffered and beside its pair: four times its tile), the candidates that fit, in
+  // program order, keep their slots; the others go through the staging region as before
+  // (Sparse MLA's four tiles take 108 KiB; eight unrolled 128 x 128 dots would take 512).
+  void fitSharedMemory(std::vector<Candidate> &candidates) {
+    const MemorySpaceInfo *shared = target_.memorySpace(MemorySpace::Shared);
+    if (!shared || shared->capacityBytes <= 0) return;
+    while (!candidates.empty()) {
+      llvm::DenseSet<Operation *> going;  // the conversions and transposes the slots replace
+      int64_t slots = 0;
+      for (Candidate &c : candidates) {
+        slots += operandSlotBytes(cast<RankedTensorType>(c.load.getType()));
+        for (Consumer &u : c.consumers) {
+          going.insert(u.convert);
+          if (u.trans) going.insert(u.trans);
+        }
+      }
+      int64_t fixed = 0, scratch = 0;
+      f_.walk([&](Operation *op) {
+        if (auto alloc = dyn_cast<ir::AllocOp>(op)) {
+          auto buffer = cast<ir::BufferType>(alloc.getType());
+          if (buffer.getSpace() == MemorySpace::Shared) fixed += ir::alignTo(ir::tileBytes(buffer.getBlockType()), 16);
+        } else if (auto ring = dyn_cast<gpu::OperandRingOp>(op)) {
+          fixed += ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
+        } else if (!going.count(op)) {
+          auto c = dyn_cast<gpu::ConvertLayoutOp>(op);
+          const bool staged = c && isa<gpu::DotOperandLayoutAttr>(c.getType().getEncoding());
+          scratch = std::max(scratch, (staged ? 2 : 1) * scratchEstimate(op));
+        }
+      });
+      if (fixed + scratch + slots <= shared->capacityBytes) return;
+      candidates.pop_back();
+      decide(candidates);
     }
   }
 
@@ -234,7 +291,8 @@ class OperandCopies {
     OpBuilder b(f_.getContext());
     Operation *previous = nullptr;
     for (Candidate *c : candidates) {
-      if (!previous || previous->isBeforeInBlock(c->load)) b.setInsertionPoint(c->load);
+      // A copy moves later only past ops that write no memory: it must read what the load read.
+      if (!previous || previous->isBeforeInBlock(c->load) || writesBetween(c->load, previous)) b.setInsertionPoint(c->load);
       else b.setInsertionPointAfter(previous);
       c->copy = createOperandCopy(b, c->load, c->ring, b.getI32IntegerAttr(0));
       previous = c->copy;

@@ -20,6 +20,7 @@
 // wgmma is chosen by the device library (use_wgmma in dot.cuh); the prediction here follows
 // its rules, and the library's in-flight dot asserts that it holds.
 #include "transforms/cuda/Passes.h"
+#include "transforms/cuda/OperandCopies.h"
 
 #include "ir/KernelSettings.h"
 #include "transforms/cuda/LayoutChoices.h"
@@ -95,22 +96,6 @@ bool registersOfAKept(gpu::RingDotOp dot, scf::ForOp loop) {
     if (isa<ir::DotOp>(op)) alone = false;
   });
   return alone;
-}
-
-// Ops that may take scratch or staging in shared memory (KernelPrinter's useScratch and
-// useStaging), at most their largest tile operand (twice for double-buffered staging).
-int64_t scratchEstimate(Operation *op) {
-  if (!isa<gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, ir::TransOp, ir::ReshapeOp, ir::JoinOp, ir::SplitOp,
-           ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, ir::ExclusiveCumsumOp, ir::ReduceOp,
-           ir::ScanOp>(op))
-    return 0;
-  int64_t bytes = 0;
-  auto widen = [&](Type t) {
-    if (auto tile = dyn_cast<RankedTensorType>(t)) bytes = std::max(bytes, ir::tileBytes(tile));
-  };
-  for (Type t : op->getOperandTypes()) widen(t);
-  for (Type t : op->getResultTypes()) widen(t);
-  return isa<gpu::StageOperandOp, gpu::StageOperandsOp>(op) ? 4 * bytes : 2 * bytes;
 }
 
 // A thread's registers, roughly: its share of the fp32 accumulators, and what ptxas was seen

@@ -26,4 +26,20 @@ gpu::AsyncCopyOp createOperandCopy(OpBuilder &b, ir::LoadOp load, Value ring, In
   return copy;
 }
 
+int64_t scratchEstimate(Operation *op) {
+  if (!isa<gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, ir::TransOp, ir::ReshapeOp, ir::JoinOp, ir::SplitOp,
+           ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, ir::ExclusiveCumsumOp, ir::ReduceOp,
+           ir::ScanOp>(op))
+    return 0;
+  int64_t bytes = 0;
+  auto widen = [&](Type t) {
+    if (auto tile = dyn_cast<RankedTensorType>(t)) bytes = std::max(bytes, ir::tileBytes(tile));
+  };
+  for (Type t : op->getOperandTypes()) widen(t);
+  for (Type t : op->getResultTypes()) widen(t);
+  return isa<gpu::StageOperandOp, gpu::StageOperandsOp>(op) ? 4 * bytes : 2 * bytes;
+}
+
+int64_t operandSlotBytes(RankedTensorType tile) { return ir::alignTo(ir::tileBytes(tile), gpu::kOperandSlotAlignment); }
+
 }  // namespace tle::cuda

@@ -19,4 +19,12 @@ bool isZeroOrAbsent(mlir::Value other);
 // of it) stays a scalar: the library decides once per tile.
 gpu::AsyncCopyOp createOperandCopy(mlir::OpBuilder &b, ir::LoadOp load, mlir::Value ring, mlir::IntegerAttr slot);
 
+// The shared memory an op may take as scratch or staging (KernelPrinter's useScratch and
+// useStaging; the device library sizes them): at most its largest tile operand, twice that
+// for double-buffered staging.
+int64_t scratchEstimate(mlir::Operation *op);
+
+// The bytes of a slot holding `tile`, rounded up to the swizzle atom.
+int64_t operandSlotBytes(mlir::RankedTensorType tile);
+
 }  // namespace tle::cuda
