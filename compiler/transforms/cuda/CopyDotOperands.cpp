@@ -185,7 +185,7 @@ class OperandCopies {
 
   // The slots take shared memory for the whole kernel. Beside the buffers, the rings and the
   // largest scratch of the ops that stay (a dot-operand conversion that stays is staged,
-  // double-buffered and beside its pair: four times its tile), the candidates that fit, in
+  // double-buffered beside its pair: four times its tile; alone outside every loop: once), the candidates that fit, in
   // program order, keep their slots; the others go through the staging region as before
   // (Sparse MLA's four tiles take 108 KiB; eight unrolled 128 x 128 dots would take 512).
   void fitSharedMemory(std::vector<Candidate> &candidates) {
@@ -208,10 +208,18 @@ class OperandCopies {
           if (buffer.getSpace() == MemorySpace::Shared) fixed += ir::alignTo(ir::tileBytes(buffer.getBlockType()), 16);
         } else if (auto ring = dyn_cast<gpu::OperandRingOp>(op)) {
           fixed += ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
+        } else if (auto c = dyn_cast<gpu::ConvertLayoutOp>(op); c && !going.count(op) && isa<gpu::DotOperandLayoutAttr>(c.getType().getEncoding())) {
+          // Staged (tle-stage-dot-operands): double-buffered beside its pair, or in one buffer
+          // when it is alone and outside every loop.
+          const bool alone = op->getParentOfType<LoopLikeOpInterface>() == nullptr && llvm::all_of(c->getUsers(), [&](Operation *user) {
+            auto dot = dyn_cast<ir::DotOp>(user);
+            if (!dot) return false;
+            auto other = (dot.getA() == c.getResult() ? dot.getB() : dot.getA()).getDefiningOp<gpu::ConvertLayoutOp>();
+            return !other || going.count(other);
+          });
+          scratch = std::max(scratch, (alone ? 1 : 4) * ir::tileBytes(c.getType()));
         } else if (!going.count(op)) {
-          auto c = dyn_cast<gpu::ConvertLayoutOp>(op);
-          const bool staged = c && isa<gpu::DotOperandLayoutAttr>(c.getType().getEncoding());
-          scratch = std::max(scratch, (staged ? 2 : 1) * scratchEstimate(op));
+          scratch = std::max(scratch, scratchEstimate(op));
         }
       });
       if (fixed + scratch + slots <= shared->capacityBytes) return;
