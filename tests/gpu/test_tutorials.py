@@ -204,6 +204,7 @@ def test_attention(k):
     cases = [(d, causal, 64, f"attn_d{d}" + ("_causal" if causal else "")) for d in (64, 128) for causal in (True, False)]
     cases += [(128, causal, 128, "attn_d128_m128" + ("_causal" if causal else "")) for causal in (True, False)]
     cases += [(64, False, 64, "attn_d64_w8"), (128, True, 64, "attn_d128_causal_w8")]  # 8 warps: warpgroups along N
+    cases += [(64, True, 64, "attn_d64_n32_w8")]  # 8 warps, 64 x 32 tiles: both warpgroups repeat the rows
     # 8 warps, BLOCK_M = 128, d = 128: Q from shared memory, P V in flight across iterations.
     cases += [(128, False, 128, "attn_d128_m128_w8"), (128, True, 128, "attn_d128_m128n32_w8_causal")]
     for d, causal, block_m, sym in cases:

@@ -19,13 +19,18 @@ using namespace mlir;
 
 namespace {
 
+// How many times warps along M repeat a tile of `rows` rows (16 rows a warp).
+int64_t repeatedRows(gpu::MmaLayoutAttr mma, int64_t rows) { return std::max<int64_t>(1, 16 * int64_t(mma.getWarpsM()) / rows); }
+
 // Registers a thread spends on `tile`, distributed over `threads` (32-bit words; a dot
-// operand is held once per warp along the other dimension).
+// operand is held once per warp along the other dimension, and warps past an Mma tile's rows
+// hold its rows again).
 int64_t registersOf(RankedTensorType tile, int64_t threads) {
   int64_t copies = 1;
+  if (auto mma = dyn_cast<gpu::MmaLayoutAttr>(tile.getEncoding())) copies = repeatedRows(mma, tile.getDimSize(0));
   if (auto operand = dyn_cast<gpu::DotOperandLayoutAttr>(tile.getEncoding()))
     if (auto mma = dyn_cast<gpu::MmaLayoutAttr>(operand.getParent()))
-      copies = operand.getOpIdx() == 0 ? mma.getWarpsN() : mma.getWarpsM();
+      copies = operand.getOpIdx() == 0 ? mma.getWarpsN() * repeatedRows(mma, tile.getDimSize(0)) : mma.getWarpsM();
   const int64_t bits = tile.getElementType().getIntOrFloatBitWidth();
   return (tile.getNumElements() * copies * bits / 32 + threads - 1) / threads;
 }

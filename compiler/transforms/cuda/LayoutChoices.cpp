@@ -59,6 +59,44 @@ std::optional<MmaWarps> warpgroupsAlongN(ir::DotOp dot, unsigned numWarps, const
   return std::nullopt;
 }
 
+// The other dot of a chain: the one `dot`'s result feeds as A, or the one that feeds `dot`'s A.
+ir::DotOp chainPartner(ir::DotOp dot) {
+  if (ir::DotOp next = dotFedThroughA(dot.getResult())) return next;
+  ir::DotOp previous;
+  if (auto f = dot->getParentOfType<FunctionOpInterface>())
+    f->walk([&](ir::DotOp other) {
+      if (!previous && other != dot && dotFedThroughA(other.getResult()) == dot) previous = other;
+    });
+  return previous;
+}
+
+// The accumulator registers a thread may hold for a chain whose warpgroups repeat its rows:
+// the repeated work grows with them while the exchange saved does not. Measured on the
+// attention sweep's 64-row tiles on 8 warps (H200, one run, Triton/tlec split -> repeated):
+// 48 (d = 64, 64x32) 0.80 -> 0.92 causal, 0.83 -> 0.91 full; 64 (d = 64, 64x64) 0.89 -> 0.92
+// and 0.98 -> 0.91; 80 and more (d = 128) 0.87-1.06 -> 0.75-0.91.
+constexpr int64_t kRepeatedAccumulatorRegisters = 48;
+
+// A chain of dots (attention's Q K^T, then P V) with too few rows for every warpgroup still
+// takes every warp along M, as Triton's MMAv3 does for chained dots: the warpgroups past the
+// rows repeat the tile, so each row's softmax statistics and its P stay within one warp,
+// where warpgroups splitting N exchange them through shared memory, with barriers, every
+// iteration. Only where both accumulators fit in a thread's registers (each warpgroup holds
+// all of their rows): Sparse MLA's 64 x 512 one does not.
+std::optional<MmaWarps> repeatedWarpgroups(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
+  if (!wgmmaTypes(dot, numWarps, target)) return std::nullopt;
+  ir::DotOp partner = chainPartner(dot);
+  if (!partner || !wgmmaTypes(partner, numWarps, target)) return std::nullopt;
+  auto type = cast<RankedTensorType>(dot.getType()), other = cast<RankedTensorType>(partner.getType());
+  const int64_t m = type.getDimSize(0);
+  if (m % 64 != 0 || m >= 16 * int64_t(numWarps) || other.getDimSize(0) != m) return std::nullopt;
+  const MmaWarps w{numWarps, 1, 0};
+  if (!wgmmaColumns(w, type.getDimSize(1)) || !wgmmaColumns(w, other.getDimSize(1))) return std::nullopt;
+  const int64_t registers = (type.getDimSize(1) + other.getDimSize(1)) / 2;  // 64 rows' fp32 over a warpgroup
+  if (registers > kRepeatedAccumulatorRegisters) return std::nullopt;
+  return w;
+}
+
 }  // namespace
 
 MmaWarps mmaWarpsOf(gpu::MmaLayoutAttr layout) { return MmaWarps{layout.getWarpsM(), layout.getWarpsN(), layout.getGroupN()}; }
@@ -79,16 +117,7 @@ bool isWgmmaWidth(int64_t n) { return n == 16 || n == 32 || n == 64 || n == 128 
 
 bool wgmmaReadableA(int64_t k) { return k % 64 == 0 || k == 32; }
 
-bool isChainedDot(ir::DotOp dot) {
-  if (dotFedThroughA(dot.getResult())) return true;
-  auto f = dot->getParentOfType<FunctionOpInterface>();
-  bool fed = false;
-  if (f)
-    f->walk([&](ir::DotOp other) {
-      if (!fed && dotFedThroughA(other.getResult()) == dot) fed = true;
-    });
-  return fed;
-}
+bool isChainedDot(ir::DotOp dot) { return static_cast<bool>(chainPartner(dot)); }
 
 MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
   auto type = cast<RankedTensorType>(dot.getType());
@@ -96,6 +125,8 @@ MmaWarps mmaWarpsFor(ir::DotOp dot, unsigned numWarps, const TargetInfo &target)
   MmaWarps w;
   if (warpgroupShaped(dot, numWarps, target)) {
     w.m = numWarps;  // whole warpgroups along M: the dot can run on wgmma (dot.cuh)
+  } else if (std::optional<MmaWarps> repeated = repeatedWarpgroups(dot, numWarps, target)) {
+    return *repeated;
   } else if (std::optional<MmaWarps> split = warpgroupsAlongN(dot, numWarps, target)) {
     return *split;
   } else if (isChainedDot(dot)) {

@@ -198,7 +198,8 @@ struct SharedMma16Operand {
   // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki; 8-row groups one
   // swizzle atom (8 rows) apart.
   TLE_DEVICE uint64_t descriptor_a(int mi, int ki) const {
-    const int row = 64 * (mma_warp<WM, WN, G>::m() / 4) + 16 * WM * mi;  // the warpgroup within the tile's warps
+    // The warpgroup within the tile's warps; the warpgroups past the tile's rows repeat it.
+    const int row = 64 * (mma_warp<WM, WN, G>::m() % kWM / 4) + 16 * kWM * mi;
     return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), 16, 8 * kASwizzleBytes, kASwizzleBytes),
                                 Swizzle16<C, R>::offset(row, 16 * ki));
   }
@@ -709,7 +710,7 @@ TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots_impl(const unsigned cha
   const OB b{reinterpret_cast<const uint16_t *>(slotB)};
   Tile<TC, Mma<WM, WN, G>, M, N> d = c;
   if constexpr (kWgmma)
-    wgmma_steps<TA, WM, WN, G, M / (16 * WM), N, K / 16, InFlight>(a, b, d);
+    wgmma_steps<TA, WM, WN, G, M / (16 * working_warps<WM, M, 16>()), N, K / 16, InFlight>(a, b, d);
   else
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
   return d;
@@ -750,7 +751,7 @@ TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slot_b_impl(const Tile<TA, Do
   const OB b{reinterpret_cast<const uint16_t *>(slotB)};
   Tile<TC, Mma<WM, WN, G>, M, N> d = c;
   if constexpr (kWgmma)
-    wgmma_steps<TA, WM, WN, G, M / (16 * WM), N, K / 16, InFlight>(RegisterMma16Operand<DA>{a}, b, d);
+    wgmma_steps<TA, WM, WN, G, M / (16 * working_warps<WM, M, 16>()), N, K / 16, InFlight>(RegisterMma16Operand<DA>{a}, b, d);
   else
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(RegisterMma16Operand<DA>{a}, b, d);
   return d;
