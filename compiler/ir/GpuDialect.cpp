@@ -122,6 +122,11 @@ std::optional<int> ringSlots(Operation *loop) {
 void setRingSlots(Operation *loop, int slots) {
   dialectOf(loop).getRingSlotsAttrHelper().setAttr(loop, IntegerAttr::get(IntegerType::get(loop->getContext(), 32), slots));
 }
+Operation *enclosingRingLoop(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (ringSlots(p)) return p;
+  return nullptr;
+}
 WarpSpecializeOp warpSpecializeOf(Operation *kernel) {
   WarpSpecializeOp found;
   kernel->walk([&](WarpSpecializeOp ws) {
@@ -190,9 +195,8 @@ void setSharedMemoryPlan(Operation *kernel, SharedMemoryPlanAttr plan) {
   dialectOf(kernel).getSharedMemoryAttrHelper().setAttr(kernel, plan);
 }
 
-int64_t ringSlotBytes(OperandRingType ring) {
-  return ir::alignTo(ir::tileBytes(ring.getStaged()), kOperandSlotAlignment);
-}
+int64_t slotBytes(RankedTensorType staged) { return ir::alignTo(ir::tileBytes(staged), kOperandSlotAlignment); }
+int64_t ringSlotBytes(OperandRingType ring) { return slotBytes(ring.getStaged()); }
 
 ArrayRef<int64_t> argumentOffsets(Operation *call) {
   if (auto v = dialectOf(call).getArgOffsetsAttrHelper().getAttr(call)) return v.asArrayRef();

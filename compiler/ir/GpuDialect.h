@@ -57,6 +57,8 @@ void setAsyncDepth(mlir::Operation *loop, int depth);
 // The number of slots in the operand rings of a loop (tle-lower-async-copies); nullopt: none.
 std::optional<int> ringSlots(mlir::Operation *loop);
 void setRingSlots(mlir::Operation *loop, int slots);
+// The innermost loop around `op` with tle_gpu.ring_slots; null: none.
+mlir::Operation *enclosingRingLoop(mlir::Operation *op);
 // A kernel's shared-memory plan (tle-plan-shared-memory); null before planning.
 SharedMemoryPlanAttr sharedMemoryPlan(mlir::Operation *kernel);
 void setSharedMemoryPlan(mlir::Operation *kernel, SharedMemoryPlanAttr plan);
@@ -98,7 +100,8 @@ void setPipeThreads(mlir::Operation *pipe, int32_t writers, int32_t readers);
 // Operand slots start at multiples of wgmma's swizzle atom (8 rows of 128 bytes), the layout
 // the device library's copies write.
 constexpr int64_t kOperandSlotAlignment = 1024;
-// Bytes of one slot of a ring: the staged tile, rounded up to the swizzle atom.
+// Bytes of one slot holding `staged`, rounded up to the swizzle atom; of one slot of a ring.
+int64_t slotBytes(mlir::RankedTensorType staged);
 int64_t ringSlotBytes(OperandRingType ring);
 // Whether the device library's copy can put `staged` (a blocked tile of 16-bit elements)
 // into a slot read as dot operand `opIdx`: the slot's rows run along the tile's other

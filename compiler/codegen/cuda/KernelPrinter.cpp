@@ -255,8 +255,7 @@ void KernelPrinter::operation(Operation *op) {
 
 std::string KernelPrinter::slotOf(Value ring, Operation *at, int behind) {
   if (gpu::isResident(cast<gpu::OperandRingType>(ring.getType()))) return rings_.lookup(ring).first;
-  auto loop = at->getParentOfType<scf::ForOp>();
-  while (loop && !gpu::ringSlots(loop)) loop = loop->getParentOfType<scf::ForOp>();
+  Operation *loop = gpu::enclosingRingLoop(at);
   if (!loop) throw Unsupported{"an operand ring read outside its loop (tlec bug)"};
   const std::string &slot = slotVars_.lookup(loop);
   const auto &[slots, bytes] = rings_.lookup(ring);
@@ -439,10 +438,8 @@ void KernelPrinter::printOperandOperation(Operation *op) {
                << ", " << slot << ");\n";
       })
       .Case<gpu::AsyncWaitOp>([&](gpu::AsyncWaitOp w) {
-        auto loop = w->getParentOfType<scf::ForOp>();
-        while (loop && !gpu::ringSlots(loop)) loop = loop->getParentOfType<scf::ForOp>();
         line() << "tle::wait_async_operands<" << w.getPending() << ">();  // "
-               << (loop ? "this iteration's tiles have landed, and no thread reads the slots refilled below any more"
+               << (gpu::enclosingRingLoop(w) ? "this iteration's tiles have landed, and no thread reads the slots refilled below any more"
                         : w.getPending() == 0 ? "every tile copied above has landed, for every thread"
                                               : "the tiles copied above but the " + std::to_string(w.getPending()) +
                                                     " latest have landed, for every thread")

@@ -74,12 +74,6 @@ bool writesBetween(Operation *from, Operation *to) {
   return false;
 }
 
-bool inRingLoop(Operation *op) {
-  for (auto loop = op->getParentOfType<scf::ForOp>(); loop; loop = loop->getParentOfType<scf::ForOp>())
-    if (gpu::ringSlots(loop)) return true;
-  return false;
-}
-
 // A conversion of a 16-bit tile to whole mma fragments of operand opIdx, read only by dots as
 // that operand, whose slot arrangement the library's copy can write.
 std::optional<unsigned> operandConversion(gpu::ConvertLayoutOp c) {
@@ -91,7 +85,7 @@ std::optional<unsigned> operandConversion(gpu::ConvertLayoutOp c) {
     return std::nullopt;
   for (Operation *user : c->getUsers()) {
     auto dot = dyn_cast<ir::DotOp>(user);
-    if (!dot || dot.getA() == dot.getB() || dot->getOperand(opIdx) != c.getResult() || inRingLoop(dot)) return std::nullopt;
+    if (!dot || dot.getA() == dot.getB() || dot->getOperand(opIdx) != c.getResult() || gpu::enclosingRingLoop(dot)) return std::nullopt;
   }
   return opIdx;
 }
@@ -101,7 +95,7 @@ std::optional<SmallVector<Consumer>> consumersOf(ir::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || load.getIsVolatile() || load.getCache() || !isZeroOrAbsent(load.getOther())) return std::nullopt;
   if (ir::pointerSpaceOf(cast<RankedTensorType>(load.getPtr().getType())) != MemorySpace::Global) return std::nullopt;
-  if (gpu::vectorWidth(load) != kOperandChunkElements || !gpu::slotHoldsOperand(type, 1) || inRingLoop(load)) return std::nullopt;
+  if (gpu::vectorWidth(load) != kOperandChunkElements || !gpu::slotHoldsOperand(type, 1) || gpu::enclosingRingLoop(load)) return std::nullopt;
   SmallVector<Consumer> consumers;
   auto take = [&](Operation *user, ir::TransOp trans) {
     auto c = dyn_cast<gpu::ConvertLayoutOp>(user);
@@ -185,30 +179,29 @@ class OperandCopies {
 
   // The slots take shared memory for the whole kernel. Beside the buffers, the rings and the
   // largest scratch of the ops that stay (a dot-operand conversion that stays is staged,
-  // double-buffered beside its pair: four times its tile; alone outside every loop: once), the candidates that fit, in
-  // program order, keep their slots; the others go through the staging region as before
-  // (Sparse MLA's four tiles take 108 KiB; eight unrolled 128 x 128 dots would take 512).
+  // double-buffered beside its pair: four times its tile; alone outside every loop: once),
+  // the candidates that fit, in program order, keep their slots; the others go through the
+  // staging region as before (Sparse MLA's four tiles take 108 KiB; eight unrolled
+  // 128 x 128 dots would take 512).
   void fitSharedMemory(std::vector<Candidate> &candidates) {
     const MemorySpaceInfo *shared = target_.memorySpace(MemorySpace::Shared);
     if (!shared || shared->capacityBytes <= 0) return;
+    int64_t fixed = 0;  // the buffers and the rings already planned
+    f_.walk([&](Operation *op) { fixed += fixedSharedBytes(op); });
     while (!candidates.empty()) {
       llvm::DenseSet<Operation *> going;  // the conversions and transposes the slots replace
       int64_t slots = 0;
       for (Candidate &c : candidates) {
-        slots += operandSlotBytes(cast<RankedTensorType>(c.load.getType()));
+        slots += gpu::slotBytes(cast<RankedTensorType>(c.load.getType()));
         for (Consumer &u : c.consumers) {
           going.insert(u.convert);
           if (u.trans) going.insert(u.trans);
         }
       }
-      int64_t fixed = 0, scratch = 0;
+      int64_t scratch = 0;
       f_.walk([&](Operation *op) {
-        if (auto alloc = dyn_cast<ir::AllocOp>(op)) {
-          auto buffer = cast<ir::BufferType>(alloc.getType());
-          if (buffer.getSpace() == MemorySpace::Shared) fixed += ir::alignTo(ir::tileBytes(buffer.getBlockType()), 16);
-        } else if (auto ring = dyn_cast<gpu::OperandRingOp>(op)) {
-          fixed += ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
-        } else if (auto c = dyn_cast<gpu::ConvertLayoutOp>(op); c && !going.count(op) && isa<gpu::DotOperandLayoutAttr>(c.getType().getEncoding())) {
+        if (going.count(op) || fixedSharedBytes(op)) return;
+        if (auto c = dyn_cast<gpu::ConvertLayoutOp>(op); c && isa<gpu::DotOperandLayoutAttr>(c.getType().getEncoding())) {
           // Staged (tle-stage-dot-operands): double-buffered beside its pair, or in one buffer
           // when it is alone and outside every loop.
           const bool alone = op->getParentOfType<LoopLikeOpInterface>() == nullptr && llvm::all_of(c->getUsers(), [&](Operation *user) {
@@ -218,7 +211,7 @@ class OperandCopies {
             return !other || going.count(other);
           });
           scratch = std::max(scratch, (alone ? 1 : 4) * ir::tileBytes(c.getType()));
-        } else if (!going.count(op)) {
+        } else {
           scratch = std::max(scratch, scratchEstimate(op));
         }
       });

@@ -114,14 +114,8 @@ class DotsInFlight {
     // What the kernel takes: its buffers and rings, and at most the largest scratch.
     int64_t used = 0, scratch = 0;
     f_.walk([&](Operation *op) {
-      if (auto alloc = dyn_cast<ir::AllocOp>(op)) {
-        auto buffer = cast<ir::BufferType>(alloc.getType());
-        if (buffer.getSpace() == MemorySpace::Shared) used += ir::alignTo(ir::tileBytes(buffer.getBlockType()), 16);
-      } else if (auto ring = dyn_cast<gpu::OperandRingOp>(op)) {
-        used += ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
-      } else {
-        scratch = std::max(scratch, scratchEstimate(op));
-      }
+      if (int64_t bytes = fixedSharedBytes(op)) used += bytes;
+      else scratch = std::max(scratch, scratchEstimate(op));
     });
     int64_t usedAtLeast = used;
     used += scratch;

@@ -40,6 +40,13 @@ int64_t scratchEstimate(Operation *op) {
   return isa<gpu::StageOperandOp, gpu::StageOperandsOp>(op) ? 4 * bytes : 2 * bytes;
 }
 
-int64_t operandSlotBytes(RankedTensorType tile) { return ir::alignTo(ir::tileBytes(tile), gpu::kOperandSlotAlignment); }
+int64_t fixedSharedBytes(Operation *op) {
+  if (auto alloc = dyn_cast<ir::AllocOp>(op)) {
+    auto buffer = cast<ir::BufferType>(alloc.getType());
+    return buffer.getSpace() == MemorySpace::Shared ? ir::alignTo(ir::tileBytes(buffer.getBlockType()), 16) : 0;
+  }
+  if (auto ring = dyn_cast<gpu::OperandRingOp>(op)) return ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
+  return 0;
+}
 
 }  // namespace tle::cuda

@@ -24,7 +24,8 @@ gpu::AsyncCopyOp createOperandCopy(mlir::OpBuilder &b, ir::LoadOp load, mlir::Va
 // for double-buffered staging.
 int64_t scratchEstimate(mlir::Operation *op);
 
-// The bytes of a slot holding `tile`, rounded up to the swizzle atom.
-int64_t operandSlotBytes(mlir::RankedTensorType tile);
+// The shared memory `op` takes for the whole kernel, whatever the plan: a shared-memory
+// tle.alloc's buffer or an operand ring's slots; 0 for other ops.
+int64_t fixedSharedBytes(mlir::Operation *op);
 
 }  // namespace tle::cuda

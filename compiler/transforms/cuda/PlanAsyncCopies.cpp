@@ -85,7 +85,7 @@ class AsyncCopyPlanner {
     return chunked(load, type) && fillsFragments(dot, use.getOperandNumber(), type);
   }
 
-  static int64_t slotBytes(ir::LoadOp load) { return operandSlotBytes(cast<RankedTensorType>(load.getType())); }
+  static int64_t slotBytes(ir::LoadOp load) { return gpu::slotBytes(cast<RankedTensorType>(load.getType())); }
 
   // num_stages - 1 iterations ahead, or as many as the target's shared memory holds: depth + 1
   // slots of each of the loop's copied tiles beside the resident ones (the scratch and the
