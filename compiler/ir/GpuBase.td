@@ -31,7 +31,9 @@ def TleGpu_Dialect : Dialect {
     "::mlir::DenseI32ArrayAttr":$worker_first_warps, // where each worker partition starts (tle-isolate-partitions)
     "::mlir::DenseI32ArrayAttr":$pipe_threads, // a pipe's writer threads, then its readers' (tle-isolate-partitions)
     "::mlir::DenseI32ArrayAttr":$register_plan, // the kernel's registers per thread, then the default partition's and each worker's setmaxnreg or 0 (tle-isolate-partitions)
-    "::mlir::IntegerAttr":$min_blocks_per_processor // the resident blocks per multiprocessor ptxas must leave room for: __launch_bounds__(threads, n) (tle-bound-registers)
+    "::mlir::IntegerAttr":$min_blocks_per_processor, // the resident blocks per multiprocessor ptxas must leave room for: __launch_bounds__(threads, n) (tle-bound-registers)
+    "::mlir::UnitAttr":$after_async_copies,  // a pipe commit that publishes the writer's cp.async copies too (tle-async-slot-copies)
+    "::mlir::UnitAttr":$operand_buffer       // a buffer laid out as wgmma/ldmatrix read dot operands, which its dots read in place (tle-read-buffer-operands)
   );
 }
 

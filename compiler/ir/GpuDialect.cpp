@@ -65,6 +65,16 @@ std::optional<int64_t> minBlocksPerProcessor(Operation *kernel) {
 void setMinBlocksPerProcessor(Operation *kernel, int64_t blocks) {
   dialectOf(kernel).getMinBlocksPerProcessorAttrHelper().setAttr(kernel, IntegerAttr::get(IntegerType::get(kernel->getContext(), 32), blocks));
 }
+bool commitsAsyncCopies(Operation *commit) { return dialectOf(commit).getAfterAsyncCopiesAttrHelper().isAttrPresent(commit); }
+void setCommitsAsyncCopies(Operation *commit) {
+  dialectOf(commit).getAfterAsyncCopiesAttrHelper().setAttr(commit, UnitAttr::get(commit->getContext()));
+}
+bool isOperandBuffer(Operation *alloc) { return alloc && dialectOf(alloc).getOperandBufferAttrHelper().isAttrPresent(alloc); }
+void setOperandBuffer(Operation *alloc) { dialectOf(alloc).getOperandBufferAttrHelper().setAttr(alloc, UnitAttr::get(alloc->getContext())); }
+ir::AllocOp allocOf(Value buffer) {
+  while (auto slot = buffer.getDefiningOp<ir::BufferSlotOp>()) buffer = slot.getBuffer();
+  return buffer.getDefiningOp<ir::AllocOp>();
+}
 std::optional<int64_t> bufferOffset(Operation *alloc) {
   if (auto v = dialectOf(alloc).getOffsetAttrHelper().getAttr(alloc)) return v.getInt();
   return std::nullopt;
@@ -312,6 +322,36 @@ bool slotHoldsOperand(RankedTensorType staged, unsigned opIdx) {
   const unsigned contiguous = blocked.getOrder()[0];
   if (blocked.getSizePerThread()[contiguous] % 8 != 0) return false;  // 16-byte chunks
   return opIdx == 1 || contiguous == 1;
+}
+
+LogicalResult CopyAsyncToSharedOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType()), dst = cast<RankedTensorType>(getDst().getType());
+  if (src.getShape() != dst.getShape() || src.getEncoding() != dst.getEncoding())
+    return emitOpError("source and destination pointers must have one shape and layout");
+  if (ir::pointerSpaceOf(src) != MemorySpace::Global || ir::pointerSpaceOf(dst) != MemorySpace::Shared)
+    return emitOpError("copies from global to shared memory");
+  if (cast<ir::PointerType>(src.getElementType()).getPointeeType() != cast<ir::PointerType>(dst.getElementType()).getPointeeType())
+    return emitOpError("source and destination must hold one element type");
+  if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() != src.getShape()) return emitOpError("mask must have the tile's shape");
+  return success();
+}
+
+LogicalResult BufferOperandOp::verify() {
+  auto buffer = cast<ir::BufferType>(getBuffer().getType());
+  RankedTensorType tile = buffer.getBlockType(), staged = getView().getType().getStaged();
+  if (getView().getType().getSlots() != 1) return emitOpError("must be a ring of one slot");
+  if (tile.getRank() != 2 || buffer.getSpace() != MemorySpace::Shared) return emitOpError("needs a 2-D shared-memory buffer");
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(staged.getEncoding());
+  auto operand = dyn_cast<DotOperandLayoutAttr>(getView().getType().getOperand().getEncoding());
+  if (!blocked || !operand || staged.getElementType() != tile.getElementType()) return emitOpError("must view the buffer's elements as a dot operand");
+  // The buffer's rows run along its dimension 0 and its 16-byte chunks along dimension 1:
+  // staged chunks along dimension 0 mean the staged tile is the transpose.
+  const bool transposed = blocked.getOrder()[0] == 0;
+  if (staged.getShape() != (transposed ? ArrayRef<int64_t>{tile.getShape()[1], tile.getShape()[0]} : tile.getShape()))
+    return emitOpError("the staged tile must be the buffer's or its transpose");
+  if (!slotHoldsOperand(staged, operand.getOpIdx())) return emitOpError("the buffer's arrangement cannot serve this operand");
+  if (!isOperandBuffer(allocOf(getBuffer()))) return emitOpError("needs a buffer laid out for dot operands (tle_gpu.operand_buffer)");
+  return success();
 }
 
 LogicalResult RingViewOp::verify() {

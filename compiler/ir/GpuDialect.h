@@ -37,6 +37,17 @@ void setUniformLoad(mlir::Operation *op);
 // (tle-bound-registers); nullopt: ptxas chooses.
 std::optional<int64_t> minBlocksPerProcessor(mlir::Operation *kernel);
 void setMinBlocksPerProcessor(mlir::Operation *kernel, int64_t blocks);
+// A pipe commit after which the writer's cp.async copies (tle_gpu.copy_async_to_shared) are
+// published too: its arrival waits for them (tle-async-slot-copies).
+bool commitsAsyncCopies(mlir::Operation *commit);
+void setCommitsAsyncCopies(mlir::Operation *commit);
+// A buffer whose 2-D tiles (the whole buffer, or each slot of a pipe's) hold dot operands in
+// the swizzled arrangement wgmma and ldmatrix read, in place (tle-read-buffer-operands):
+// accesses through tle_gpu.local_ptr and tle_gpu.local_load follow the swizzle.
+bool isOperandBuffer(mlir::Operation *alloc);
+void setOperandBuffer(mlir::Operation *alloc);
+// The alloc a buffer value is, or a slot of (through tle.buffer_slot); null when not known.
+ir::AllocOp allocOf(mlir::Value buffer);
 // A shared-memory buffer's byte offset (tle-plan-shared-memory); nullopt before planning.
 std::optional<int64_t> bufferOffset(mlir::Operation *alloc);
 void setBufferOffset(mlir::Operation *alloc, int64_t offset);

@@ -138,6 +138,22 @@ def TleGpu_RingViewOp : TleGpu_Op<"ring_view", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TleGpu_BufferOperandOp : TleGpu_Op<"buffer_operand", [Pure]> {
+  let summary = "a 2-D shared-memory buffer (or pipe slot) read in place as a dot operand: a one-slot ring over its bytes";
+  let description = [{
+    The buffer's alloc is a tle_gpu.operand_buffer (tle-read-buffer-operands): its rows,
+    along its first dimension, hold 16-byte chunks in the swizzled arrangement the dots
+    read, and every access through tle_gpu.local_ptr or tle_gpu.local_load goes there.
+    `staged` is the buffer's tile (rows along dimension 0) or its transpose, with a blocked
+    layout of 16-byte chunks along the buffer's rows, so the arrangement is
+    gpu::slotHoldsOperand's. Reading happens at the tle_gpu.ring_dot that takes the view.
+  }];
+  let arguments = (ins Tle_Buffer:$buffer);
+  let results = (outs TleGpu_OperandRingType:$view);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer) `->` type($view)";
+  let hasVerifier = 1;
+}
+
 def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
   let summary = "copy a tile from global memory into a slot of an operand ring (cp.async, one commit group)";
   let description = [{
@@ -153,6 +169,22 @@ def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWri
                        Optional<AnyTypeOf<[RankedTensorOf<[I1]>, I1]>>:$mask, Variadic<I64>:$strides,
                        OptionalAttr<I32Attr>:$slot, OptionalAttr<I32Attr>:$slots_behind);
   let assemblyFormat = "$ptr (`mask` $mask^)? (`strides` `(` $strides^ `)`)? `into` $ring attr-dict `:` type($ptr) `,` type($ring) (`,` type($mask)^)?";
+  let hasVerifier = 1;
+}
+
+def TleGpu_CopyAsyncToSharedOp : TleGpu_Op<"copy_async_to_shared", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a tile from global to shared memory (pointers of the same layout on both sides) by cp.async";
+  let description = [{
+    What `tle.store %dst, tle.load(%src, mask, other)` does, `vec` elements a copy
+    (tle-async-slot-copies), without the tile passing through registers: where the mask is
+    off, `zero_fill` writes zeros (an unmasked store of a load whose `other` is zero), else
+    nothing is written (the store's own mask). The mask is uniform over each copy. The copies
+    land asynchronously: the pipe commit after them (tle_gpu.after_async_copies) publishes
+    them to the pipe's readers.
+  }];
+  let arguments = (ins RankedTensorOf<[Tle_AnyPtr]>:$src, RankedTensorOf<[Tle_AnyPtr]>:$dst, Optional<RankedTensorOf<[I1]>>:$mask,
+                       UnitAttr:$zero_fill);
+  let assemblyFormat = "$src `into` $dst (`mask` $mask^)? attr-dict `:` type($src) `,` type($dst) (`,` type($mask)^)?";
   let hasVerifier = 1;
 }
 

@@ -638,6 +638,31 @@ def test_pipes(k):
           3 * x + 2 * y + y.sum(1, keepdim=True), 1e-4, 1e-5)
 
 
+def test_pipe_dots(k):
+    # Warp-specialized dots that read pipe slots in place, the slots filled by cp.async
+    # (tests/gpu/kernels/pipe_dots.tle): S = Q K^T over gathered rows of K, P = exp(scale * S)
+    # on the valid columns (rounded to fp16), O = P @ K in both consumers.
+    BM = 64
+    for name, D in (("pipe_dots_d64", 64), ("pipe_dots_d128_s3", 128)):
+        for programs, n_keys, n_idx in ((3, 500, 200), (2, 300, 64), (1, 100, 1), (2, 100, 0), (5, 2000, 1000)):
+            q = torch.randn(programs, BM, D, device="cuda").half()
+            keys = torch.randn(n_keys, D, device="cuda").half()
+            idx = torch.randint(0, n_keys, (max(n_idx, 1), ), device="cuda", dtype=torch.int32)
+            if n_idx > 3:
+                idx[::7] = -1  # invalid entries inside the list as well as past its end
+            scale = 1.0 / D
+            out_l = torch.full((programs, BM, D), float("nan"), device="cuda")
+            out_r = torch.full_like(out_l, float("nan"))
+            k[name]([programs], q, keys, idx, out_l, out_r, n_idx, scale)
+            ids = idx[:n_idx]
+            chosen = keys[ids.clamp(min=0).long()].double()
+            s = q.double() @ chosen.T
+            p = torch.where((ids >= 0)[None, None, :], torch.exp(s * scale), torch.zeros_like(s)).half().double()
+            want = (p @ chosen).float()
+            check(f"{name}: P @ K, B in place ({programs}x{n_idx} keys)", out_l, want, 3e-2, 1e-2)
+            check(f"{name}: P @ K, A and B in place ({programs}x{n_idx} keys)", out_r, want, 3e-2, 1e-2)
+
+
 def test_clusters(k):
     # Coordinates: a 2 x 2 cluster (cy fastest), and a block level over clusters of 4.
     out = torch.full((8 * 3,), -1, dtype=torch.int32, device="cuda")
@@ -821,7 +846,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_pipes, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
+              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_pipes, k), (test_pipe_dots, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

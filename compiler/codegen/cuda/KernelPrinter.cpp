@@ -293,9 +293,9 @@ void KernelPrinter::printOperation(Operation *op) {
         define(op, "tle::expand_dims<" + type(e.getType()) + ", " + std::to_string(e.getAxis()) + ">(" + expr(e.getSrc()) + ")", "expanded");
       })
       .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
-      .Case<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>([&](Operation *) { printMemoryOperation(op); })
+      .Case<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp, gpu::CopyAsyncToSharedOp>([&](Operation *) { printMemoryOperation(op); })
       .Case<ir::DotOp, gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, gpu::OperandRingOp, gpu::AsyncCopyOp,
-            gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp, gpu::DotsWaitOp, gpu::RingViewOp>(
+            gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp, gpu::DotsWaitOp, gpu::RingViewOp, gpu::BufferOperandOp>(
             [&](Operation *) { printOperandOperation(op); })
       .Case<ir::TransOp, ir::ReshapeOp, ir::JoinOp, ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp,
             ir::ExclusiveCumsumOp, ir::SortOp, ir::HistogramOp>([&](Operation *) { printRearrangement(op); })
@@ -377,6 +377,10 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
         std::string cache = s.getCache() ? s.getCache()->str().substr(1) : "normal";
         line() << "tle::store<" << gpu::vectorWidth(op) << ", tle::Cache::" << cache << masking(op) << ">(" << args << ");\n";
       })
+      .Case<gpu::CopyAsyncToSharedOp>([&](gpu::CopyAsyncToSharedOp c) {
+        line() << "tle::copy_async_to_shared<" << gpu::vectorWidth(op) << ", " << (c.getZeroFill() ? "true" : "false") << ">("
+               << expr(c.getSrc()) << ", " << expr(c.getDst()) << (c.getMask() ? ", " + expr(c.getMask()) : "") << ");\n";
+      })
       .Case<ir::AtomicRMWOp, ir::AtomicCASOp>([&](Operation *) { atomic(op); });
 }
 
@@ -425,6 +429,9 @@ void KernelPrinter::printOperandOperation(Operation *op) {
         rings_[r.getRing()] = {slots, bytes};
       })
       .Case<gpu::RingViewOp>([&](gpu::RingViewOp v) { rings_[v.getView()] = rings_.lookup(v.getRing()); })  // the same bytes
+      .Case<gpu::BufferOperandOp>([&](gpu::BufferOperandOp v) {  // the buffer's own bytes, read in place
+        rings_[v.getView()] = {"reinterpret_cast<const unsigned char*>(" + expr(v.getBuffer()) + ")", "0"};
+      })
       .Case<gpu::AsyncCopyOp>([&](gpu::AsyncCopyOp c) {
         auto ring = c.getRing().getType();
         std::string slot = c.getSlot() ? rings_.lookup(c.getRing()).first + " + " + std::to_string(*c.getSlot()) + " * " +
@@ -568,9 +575,12 @@ void KernelPrinter::printBufferOperation(Operation *op) {
       .Case<gpu::LocalPtrOp>([&](gpu::LocalPtrOp l) {
         auto buffer = cast<ir::BufferType>(l.getBuffer().getType());
         if (l.getIndices().empty()) {
-          define(op, "tle::local_ptr_all<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "local_ptrs");
+          const bool swizzled = gpu::isOperandBuffer(gpu::allocOf(l.getBuffer()));
+          define(op, std::string(swizzled ? "tle::local_ptr_operand_buffer<" : "tle::local_ptr_all<") + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")",
+                 "local_ptrs");
           return;
         }
+        if (gpu::isOperandBuffer(gpu::allocOf(l.getBuffer()))) throw Unsupported{"indexed pointers into a dot-operand buffer (tlec bug)"};
         std::string args = "tle::local_ptr<" + type(l.getType());
         for (int64_t d : buffer.getBlockType().getShape()) args += ", " + std::to_string(d);
         args += ">(" + expr(l.getBuffer());
@@ -583,8 +593,11 @@ void KernelPrinter::printBufferOperation(Operation *op) {
         line() << "tle::copy_" << (toBuffer ? "to" : "from") << "_buffer" << vec << "(" << expr(c.getSrc()) << ", " << expr(c.getDst())
                << (toBuffer && ws_ ? ", " + group() : "") << ");\n";
       })
-      .Case<gpu::LocalLoadOp>(
-          [&](gpu::LocalLoadOp l) { define(op, "tle::local_load<" + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")", "loaded"); });
+      .Case<gpu::LocalLoadOp>([&](gpu::LocalLoadOp l) {
+        const bool swizzled = gpu::isOperandBuffer(gpu::allocOf(l.getBuffer()));
+        define(op, std::string(swizzled ? "tle::local_load_operand_buffer<" : "tle::local_load<") + type(l.getType()) + ">(" + expr(l.getBuffer()) + ")",
+               "loaded");
+      });
 }
 
 // Warp specialization: the partitions' threads, and the body of a kernel that has them.
@@ -611,7 +624,11 @@ void KernelPrinter::printWarpSpecializedBody(Block &entry) {
       pipes = pipes || isa<ir::PipeCreateOp>(op);
       operation(&op);
     }
-  if (pipes) line() << "__syncthreads();  // the pipes' barriers are set up\n";
+  // A pipe slot a writer never fills (a phase past its data) reads as zeros, not as what an
+  // earlier kernel left in shared memory.
+  if (bufferBytes() > 0) line() << "tle::zero_shared(tle_smem, " << bufferBytes() << ");  // the buffers start zeroed\n";
+  if (pipes || bufferBytes() > 0)
+    line() << "__syncthreads();  // " << (pipes ? "the pipes' barriers are set up" : "the buffers are zeroed") << "\n";
   printWorkers();
   for (Operation &op : entry)
     if (!isa<ir::AllocOp, ir::PipeCreateOp>(op) && !(op.hasTrait<OpTrait::IsTerminator>() && !isa<func::ReturnOp>(op)))
@@ -665,7 +682,9 @@ void KernelPrinter::printPipeOperation(Operation *op) {
         line() << "tle::pipe_acquire(" << expr(s.getPipe()) << ", " << expr(s.getIteration()) << ");\n";
       })
       .Case<ir::PipeCommitOp>([&](ir::PipeCommitOp s) {
-        line() << "tle::pipe_commit(" << expr(s.getPipe()) << ", " << expr(s.getIteration()) << ");\n";
+        line() << "tle::pipe_commit" << (gpu::commitsAsyncCopies(s) ? "_after_copies" : "") << "(" << expr(s.getPipe()) << ", "
+               << expr(s.getIteration()) << ");" << (gpu::commitsAsyncCopies(s) ? "  // once this thread's copies above have landed" : "")
+               << "\n";
       })
       .Case<ir::PipeCloseOp>([&](ir::PipeCloseOp s) {
         std::string g = ws_ ? group() : "tle::Group{}";

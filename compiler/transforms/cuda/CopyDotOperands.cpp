@@ -56,40 +56,6 @@ struct Candidate {
   gpu::AsyncCopyOp copy;
 };
 
-// Whether an op after `from`, up to and including `to` (both in one block), may write memory
-// (a store, an atomic, a barrier after which other threads write, an op of unknown effects);
-// the operand copies placed so far do not count.
-bool writesBetween(Operation *from, Operation *to) {
-  for (Operation *op = from->getNextNode(); op; op = op->getNextNode()) {
-    WalkResult result = op->walk([](Operation *inner) {
-      if (isa<gpu::AsyncCopyOp>(inner)) return WalkResult::advance();
-      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
-      if (effects ? effects.hasEffect<MemoryEffects::Write>() : !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted()) return true;
-    if (op == to) break;
-  }
-  return false;
-}
-
-// A conversion of a 16-bit tile to whole mma fragments of operand opIdx, read only by dots as
-// that operand, whose slot arrangement the library's copy can write.
-std::optional<unsigned> operandConversion(gpu::ConvertLayoutOp c) {
-  auto layout = dyn_cast<gpu::DotOperandLayoutAttr>(c.getType().getEncoding());
-  auto mma = layout ? dyn_cast<gpu::MmaLayoutAttr>(layout.getParent()) : gpu::MmaLayoutAttr();
-  if (!mma || layout.getBits() != 16 || c->use_empty()) return std::nullopt;
-  const unsigned opIdx = layout.getOpIdx();
-  if (!fillsMmaFragments(mmaWarpsOf(mma), opIdx, c.getType().getShape()) || !gpu::slotHoldsOperand(c.getSrc().getType(), opIdx))
-    return std::nullopt;
-  for (Operation *user : c->getUsers()) {
-    auto dot = dyn_cast<ir::DotOp>(user);
-    if (!dot || dot.getA() == dot.getB() || dot->getOperand(opIdx) != c.getResult() || gpu::enclosingRingLoop(dot)) return std::nullopt;
-  }
-  return opIdx;
-}
-
 // The conversions reading `load`, if it is a tile the copy can move and nothing else reads it.
 std::optional<SmallVector<Consumer>> consumersOf(ir::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());

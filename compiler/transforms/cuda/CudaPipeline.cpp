@@ -22,6 +22,8 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncCopies());
   pm.addNestedPass<mlir::func::FuncOp>(createCopyDotOperands());
+  pm.addNestedPass<mlir::func::FuncOp>(createReadBufferOperands());
+  pm.addNestedPass<mlir::func::FuncOp>(createAsyncSlotCopies());
   pm.addNestedPass<mlir::func::FuncOp>(createAffineCopyAddresses());
   pm.addNestedPass<mlir::func::FuncOp>(createKeepDotsInFlight());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());

@@ -173,6 +173,12 @@ class BarrierPlacement {
       buffersOf(copy.getSrc(), a.buffers);
       return a;
     }
+    if (auto dot = dyn_cast<gpu::RingDotOp>(op)) {  // reads the buffers it takes in place
+      for (Value operand : {Value(dot.getA()), Value(dot.getB())})
+        if (auto view = operand.getDefiningOp<gpu::BufferOperandOp>()) buffersOf(view.getBuffer(), a.buffers);
+      if (a.buffers.empty()) return std::nullopt;
+      return a;
+    }
     if (!isa<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp>(op)) return std::nullopt;
     a.ptr = op->getOperand(0);
     // Pointers into another block's buffer (tle.remote) may point into this block's own

@@ -1,6 +1,9 @@
 #include "transforms/cuda/OperandCopies.h"
 
+#include "transforms/cuda/LayoutChoices.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tle::cuda {
 
@@ -47,6 +50,35 @@ int64_t fixedSharedBytes(Operation *op) {
   }
   if (auto ring = dyn_cast<gpu::OperandRingOp>(op)) return ring.getType().getSlots() * gpu::ringSlotBytes(ring.getType());
   return 0;
+}
+
+bool writesBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op; op = op->getNextNode()) {
+    WalkResult result = op->walk([](Operation *inner) {
+      if (isa<gpu::AsyncCopyOp>(inner)) return WalkResult::advance();
+      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+      if (effects ? effects.hasEffect<MemoryEffects::Write>() : !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted()) return true;
+    if (op == to) break;
+  }
+  return false;
+}
+
+std::optional<unsigned> operandConversion(gpu::ConvertLayoutOp c, bool copiedFromSource) {
+  auto layout = dyn_cast<gpu::DotOperandLayoutAttr>(c.getType().getEncoding());
+  auto mma = layout ? dyn_cast<gpu::MmaLayoutAttr>(layout.getParent()) : gpu::MmaLayoutAttr();
+  if (!mma || layout.getBits() != 16 || c->use_empty()) return std::nullopt;
+  const unsigned opIdx = layout.getOpIdx();
+  if (!fillsMmaFragments(mmaWarpsOf(mma), opIdx, c.getType().getShape())) return std::nullopt;
+  if (copiedFromSource && !gpu::slotHoldsOperand(c.getSrc().getType(), opIdx)) return std::nullopt;
+  for (Operation *user : c->getUsers()) {
+    auto dot = dyn_cast<ir::DotOp>(user);
+    if (!dot || dot.getA() == dot.getB() || dot->getOperand(opIdx) != c.getResult() || gpu::enclosingRingLoop(dot)) return std::nullopt;
+  }
+  return opIdx;
 }
 
 }  // namespace tle::cuda

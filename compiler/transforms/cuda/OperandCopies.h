@@ -28,4 +28,15 @@ int64_t scratchEstimate(mlir::Operation *op);
 // tle.alloc's buffer or an operand ring's slots; 0 for other ops.
 int64_t fixedSharedBytes(mlir::Operation *op);
 
+// Whether an op after `from`, up to and including `to` (both in one block), may write memory
+// (a store, an atomic, a barrier after which other threads write, an op of unknown effects);
+// the operand copies placed so far do not count.
+bool writesBetween(mlir::Operation *from, mlir::Operation *to);
+
+// A conversion of a 16-bit tile to whole mma fragments of operand opIdx, read only by dots
+// (outside ring loops) as that operand; with `copiedFromSource`, also one whose source
+// layout the library's copy can write into the slot arrangement. The operand index, or
+// nullopt.
+std::optional<unsigned> operandConversion(gpu::ConvertLayoutOp c, bool copiedFromSource = true);
+
 }  // namespace tle::cuda

@@ -108,6 +108,40 @@ def CopyDotOperands : Pass<"tle-copy-dot-operands", "::mlir::func::FuncOp">, Ker
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def ReadBufferOperands : Pass<"tle-read-buffer-operands", "::mlir::func::FuncOp">, KernelOptions {
+  let summary = "lay out the buffers whose tiles a warp-specialized kernel's dots read as operands, and read them in place";
+  let description = [{
+    In a warp-specialized kernel, a 2-D tile of 16-bit elements (a tle.gpu buffer or one
+    slot of it) loaded whole through tle_gpu.local_ptr and read only as dot operands
+    (perhaps transposed; A not transposed) is read by the dots where it is: the buffer's
+    alloc becomes a tle_gpu.operand_buffer (each tile in the swizzled arrangement wgmma and
+    ldmatrix read, rows along dimension 0), the dots become tle_gpu.ring_dot ops over
+    tle_gpu.buffer_operand views, and the loads go. Buffers reached otherwise than through
+    buffer slots, pipe fields, index-free local_ptr (loaded from and stored to) and
+    local_load stay as they are, as do buffers a partition writes before reading them in
+    place. Loads and stores through an operand buffer's pointers move 16-byte chunks where
+    their layout allows.
+  }];
+  let options = kernelOptions;
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
+def AsyncSlotCopies : Pass<"tle-async-slot-copies", "::mlir::func::FuncOp">, KernelOptions {
+  let summary = "fill pipe slots from global memory by cp.async instead of through registers";
+  let description = [{
+    In a warp-specialized kernel, a tile loaded from global memory only to be stored whole
+    into a pipe field's buffer (through an index-free tle_gpu.local_ptr, with the same
+    vector width, pointer layout and a chunk-uniform mask) becomes a
+    tle_gpu.copy_async_to_shared where the store was, when a commit of that pipe follows in
+    the block with nothing in between that reads shared memory or synchronizes; that commit
+    gets tle_gpu.after_async_copies (its arrival waits for the copies). Masked-off chunks are
+    not written when the store has the load's mask, and zeroed when the store has none and
+    the load's `other` is zero or absent.
+  }];
+  let options = kernelOptions;
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def AffineCopyAddresses : Pass<"tle-affine-copy-addresses", "::mlir::func::FuncOp"> {
   let summary = "give the operand copies whose pointers are affine in the indices their strides";
   let description = [{

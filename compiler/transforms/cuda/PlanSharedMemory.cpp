@@ -9,7 +9,9 @@
 //     body's top-level ops: a use nested in a loop or branch counts as a use by the op that
 //     holds it there (conservative for two buffers of one loop body; they never share). A
 //     buffer given to tle.remote lives to the end: other blocks of the cluster reach it.
-//     tle-insert-barriers orders the reuse: it sees buffers that share bytes as one.
+//     tle-insert-barriers orders the reuse: it sees buffers that share bytes as one. A buffer
+//     whose dots read it in place (tle_gpu.operand_buffer) starts at a multiple of 1024
+//     bytes, wgmma's swizzle atom.
 //   - the staging of asynchronous loads (tle_gpu.async_load), after the buffers, each its
 //     own bytes for the whole kernel.
 //   - scratch: one region after the buffers that every library call needing scratch shares
@@ -50,7 +52,7 @@ int64_t alignedBytes(RankedTensorType tile) { return ir::alignTo(ir::tileBytes(t
 bool canAddress(Value v) {
   Type t = v.getType();
   if (auto tensor = dyn_cast<RankedTensorType>(t)) t = tensor.getElementType();
-  return isa<ir::BufferType, ir::PointerType>(t);
+  return isa<ir::BufferType, ir::PointerType, gpu::OperandRingType>(t);
 }
 
 struct Lifetime {
@@ -58,6 +60,7 @@ struct Lifetime {
   int64_t bytes = 0;
   int64_t first = 0, last = 0;  // positions in the function body
   int64_t offset = 0;
+  int64_t alignment = kAlignment;
 };
 
 struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
@@ -79,6 +82,7 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       auto buffer = cast<ir::BufferType>(alloc.getType());
       if (buffer.getSpace() != MemorySpace::Shared) return;
       Lifetime life{alloc, alignedBytes(buffer.getBlockType())};
+      if (gpu::isOperandBuffer(alloc)) life.alignment = gpu::kOperandSlotAlignment;
       life.first = life.last = position.lookup(topLevel(alloc));
       // Everything derived from the buffer, and the last top-level op that uses any of it.
       llvm::SetVector<Value> derived;
@@ -127,7 +131,9 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       if (auto s = dyn_cast<gpu::StageOperandOp>(op)) staging = std::max(staging, s.getAlternate() ? 2u : 1u);
       if (isa<gpu::StageOperandsOp>(op)) staging = 2;
     });
-    int64_t alignment = slotBytes > 0 ? gpu::kOperandSlotAlignment : ir::targetOf(func).memorySpace(MemorySpace::Shared)->alignmentBytes;
+    const bool operandBuffers = llvm::any_of(buffers, [](const Lifetime &b) { return b.alignment == gpu::kOperandSlotAlignment; });
+    int64_t alignment = slotBytes > 0 || operandBuffers ? gpu::kOperandSlotAlignment
+                                                        : ir::targetOf(func).memorySpace(MemorySpace::Shared)->alignmentBytes;
     gpu::setSharedMemoryPlan(func, gpu::SharedMemoryPlanAttr::get(&getContext(), bufferBytes, scratch, staging, slotBytes, alignment));
   }
 
@@ -145,7 +151,7 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
           bool together = p.first <= b.last && b.first <= p.last;
           bool overlap = p.offset < b.offset + b.bytes && b.offset < p.offset + p.bytes;
           if (together && overlap) {
-            b.offset = p.offset + p.bytes;
+            b.offset = ir::alignTo(p.offset + p.bytes, b.alignment);
             moved = true;
           }
         }

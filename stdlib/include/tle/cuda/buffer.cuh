@@ -18,6 +18,14 @@ TLE_DEVICE int index_at(const X &index, int r) {
   else return static_cast<int>(index);
 }
 
+// A warp-specialized kernel's buffers start zeroed (every thread of the block takes part; a
+// block barrier follows in the generated code).
+TLE_DEVICE void zero_shared(unsigned char *base, int bytes) {
+  const int tid = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
+  for (int i = tid; i < bytes / 16; i += threads) reinterpret_cast<uint4 *>(base)[i] = make_uint4(0, 0, 0, 0);
+  for (int i = bytes / 16 * 16 + tid; i < bytes; i += threads) base[i] = 0;
+}
+
 // tle.gpu.local_ptr(buf, (i0, i1, ...)): pointers to buf[i0][i1]...; the indices are all
 // scalars (one pointer) or all tiles laid out as Dst.
 template <class Dst, int... Shape, class T, class... Index>

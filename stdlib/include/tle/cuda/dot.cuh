@@ -30,7 +30,7 @@ struct Swizzle16 {
   static constexpr int kPerPhase = 128 / (kBlockCols * 2) > 1 ? 128 / (kBlockCols * 2) : 1;  // rows sharing a 128-byte line
   static constexpr int kMaxPhase = kChunks < 8 ? kChunks : 8;
   static constexpr int kBlockElements = Rows * kBlockCols;
-  TLE_DEVICE static int offset(int row, int col) {
+  TLE_CONSTEXPR static int offset(int row, int col) {
     const int block = col / kBlockCols, c = col % kBlockCols;
     const int chunk = (c >> 3) ^ ((row / kPerPhase) % kMaxPhase);
     return block * kBlockElements + row * kBlockCols + chunk * 8 + (c & 7);
@@ -77,6 +77,43 @@ TLE_DEVICE void store_swizzled(const Src &src, uint16_t *smem) {
       memcpy(&smem[swizzled_index<Src, RowDim, Cols, decltype(r)::value>()], &src.v[decltype(r)::value], 2);
     });
   }
+}
+
+// A tle.gpu buffer whose dots read it in place (tle-read-buffer-operands): each 2-D tile
+// (the buffer, or one pipe slot of it) sits as a swizzled [rows x Cols] operand with rows
+// along dimension 0, and pointers into it and whole-tile loads of it follow that map.
+template <class Dst, class T>
+TLE_DEVICE Dst local_ptr_operand_buffer(T *base) {
+  static_assert(Dst::rank == 2, "2-D tiles");
+  constexpr int Rows = Dst::linear.shape[0], Cols = Dst::linear.shape[1];
+  using S = Swizzle16<Cols, Rows>;
+  Dst t;
+  if constexpr ((Rows & (Rows - 1)) == 0 && (Cols & (Cols - 1)) == 0) {
+    // With power-of-two sides the swizzle only moves and XORs coordinate bits, and a
+    // register's coordinates are the thread's XOR the register's own: its offset is the
+    // thread's offset XOR a constant (one instruction, instead of the whole map per register).
+    const int mine = S::offset(thread_coord<Dst, 0>(), thread_coord<Dst, 1>());
+    static_for<Dst::kRegs>([&](auto r) {
+      constexpr int R = decltype(r)::value;
+      t.v[R] = base + (mine ^ TLE_CONST(S::offset(Dst::linear.regCoord(R, 0), Dst::linear.regCoord(R, 1))));
+    });
+  } else {
+    static_for<Dst::kRegs>([&](auto r) {
+      constexpr int R = decltype(r)::value;
+      t.v[R] = base + swizzled_index<Dst, 0, Cols, R>();
+    });
+  }
+  return t;
+}
+template <class Dst>
+TLE_DEVICE Dst local_load_operand_buffer(const typename Dst::value_type *base) {
+  static_assert(Dst::rank == 2, "2-D tiles");
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) {
+    constexpr int R = decltype(r)::value;
+    t.v[R] = base[swizzled_index<Dst, 0, Dst::linear.shape[1], R>()];
+  });
+  return t;
 }
 
 TLE_DEVICE uint32_t smem_address(const void *p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }

@@ -223,6 +223,45 @@ TLE_DEVICE void copy_async_zero_fill(void *shared, const void *global, bool vali
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(dst), "l"(global), "n"(Bytes), "r"(valid ? Bytes : 0));
 }
 
+// One cp.async of Bytes when `on`, else nothing: a predicate on the instruction, not a branch
+// (the addresses of every chunk are then computed once, outside any branch).
+template <int Bytes>
+TLE_DEVICE void copy_async_if(void *shared, const void *global, bool on) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  const auto dst = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
+  if constexpr (Bytes == 16)
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %2, 0; @p cp.async.cg.shared.global [%0], [%1], 16; }" ::"r"(dst), "l"(global),
+                 "r"(static_cast<int>(on)));
+  else
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %2, 0; @p cp.async.ca.shared.global [%0], [%1], %3; }" ::"r"(dst), "l"(global),
+                 "r"(static_cast<int>(on)), "n"(Bytes));
+}
+
+// tle.store(dst, tl.load(src, mask, other)) from global into shared memory by cp.async, Vec
+// elements a copy, on the tile's owner threads (tle-async-slot-copies): the data never
+// passes through registers. Where the chunk-uniform mask is off, ZeroFill writes zeros,
+// else nothing. The copies land asynchronously (pipe_commit_after_copies publishes them).
+template <int Vec, bool ZeroFill, class P, class Q, class L, int... S>
+TLE_DEVICE void copy_async_to_shared(const Tile<P, L, S...> &src, const Tile<Q, L, S...> &dst, const Tile<bool, L, S...> *mask) {
+  using Src = Tile<P, L, S...>;
+  constexpr int kBytes = Vec * static_cast<int>(sizeof(pointee_t<P>));
+  static_assert(consecutive_registers<Src, Vec>(), "tlec bug: vector width does not match the layout");
+  if (!is_owner<Src>()) return;
+  TLE_UNROLL for (int g = 0; g < Src::kRegs; g += Vec) {
+    const bool on = !mask || mask->v[g];
+    if constexpr (ZeroFill) copy_async_zero_fill<kBytes>(dst.v[g], src.v[g], on);
+    else copy_async_if<kBytes>(dst.v[g], src.v[g], on);
+  }
+}
+template <int Vec, bool ZeroFill, class P, class Q, class L, int... S>
+TLE_DEVICE void copy_async_to_shared(const Tile<P, L, S...> &src, const Tile<Q, L, S...> &dst, const Tile<bool, L, S...> &mask) {
+  copy_async_to_shared<Vec, ZeroFill>(src, dst, &mask);
+}
+template <int Vec, bool ZeroFill, class P, class Q, class L, int... S>
+TLE_DEVICE void copy_async_to_shared(const Tile<P, L, S...> &src, const Tile<Q, L, S...> &dst) {
+  copy_async_to_shared<Vec, ZeroFill>(src, dst, static_cast<const Tile<bool, L, S...> *>(nullptr));
+}
+
 // The thread's index among the tile's threads (a partition of a warp-specialized kernel
 // starts at a multiple of its size, so the low bits are its own index).
 template <class TileT>

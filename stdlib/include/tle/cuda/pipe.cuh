@@ -44,7 +44,21 @@ TLE_DEVICE void pipe_acquire(PipeState<Capacity> *pipe, int iteration) {
 }
 template <int Capacity>
 TLE_DEVICE void pipe_commit(PipeState<Capacity> *pipe, int iteration) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // A reader may hand the slot to wgmma, which reads through the async proxy: the writes
+  // before the commit must be visible there too (tle-read-buffer-operands).
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
   cuda::ptx::mbarrier_arrive(&pipe->full[iteration % Capacity]);
+}
+// The commit of a writer that filled the slot by cp.async (copy_async_to_shared) too: the
+// barrier's phase also waits for this thread's copies to land (the async arrival counts one
+// more pending arrival and makes it when they have), so the writer goes on at once.
+template <int Capacity>
+TLE_DEVICE void pipe_commit_after_copies(PipeState<Capacity> *pipe, int iteration) {
+  const auto barrier = static_cast<uint32_t>(__cvta_generic_to_shared(&pipe->full[iteration % Capacity]));
+  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];" ::"r"(barrier) : "memory");
+  pipe_commit(pipe, iteration);
 }
 // Closing takes a slot like a write: the readers' wait at `iteration` finds it closed.
 template <int Capacity>
@@ -57,6 +71,11 @@ TLE_DEVICE void pipe_close(PipeState<Capacity> *pipe, int iteration, Group write
 template <int Capacity>
 TLE_DEVICE bool pipe_wait(PipeState<Capacity> *pipe, int iteration) {
   pipe_wait_phase(&pipe->full[iteration % Capacity], (iteration / Capacity) & 1);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // What the writer copied by cp.async (the generic proxy) is then visible to this thread's
+  // wgmma reads of the slot (the async proxy) too.
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
   return pipe->closed[iteration % Capacity] != 0;
 }
 template <int Capacity>
