@@ -332,6 +332,7 @@ void KernelPrinter::printOperation(Operation *op) {
         block(w.getDefaultRegion().front());
         auto yield = cast<gpu::PartitionYieldOp>(w.getDefaultRegion().front().getTerminator());
         for (auto [result, value] : llvm::zip(w.getResults(), yield.getValues())) names_[result] = expr(value);
+        if (issuesSlotCopies(0)) line() << "tle::wait_async_copies();  // this partition's slot copies have landed\n";
         line() << joinGroup() << ".sync();  // the partitions join\n";
       })
       .Case<ir::ReduceOp>([&](ir::ReduceOp r) { reduce(r); })
@@ -608,6 +609,14 @@ std::string KernelPrinter::group() const {
          std::to_string(gpu::partitionThreads(f_, partition_)) + ", " + std::to_string(gpu::partitionBarrier(partition_)) + "}";
 }
 
+// Whether partition `p` copies into pipe slots by cp.async (tle-async-slot-copies): it waits
+// for its copies before it leaves, so that none is in flight when the block ends.
+bool KernelPrinter::issuesSlotCopies(unsigned p) const {
+  bool found = false;
+  func::FuncOp(f_).walk([&](gpu::CopyAsyncToSharedOp c) { found = found || gpu::partitionOf(c) == p; });
+  return found;
+}
+
 std::string KernelPrinter::joinGroup() const {
   unsigned threads = 0;
   for (unsigned p = 0; p <= ws_.getWorkerRegions().size(); ++p) threads += gpu::partitionThreads(f_, p);
@@ -651,6 +660,7 @@ void KernelPrinter::printWorkers() {
     if (!registers.empty() && registers[p + 1] != 0)
       line() << "tle::set_max_registers<" << registers[p + 1] << ", " << registers[0] << ">();  // worker_num_regs\n";
     block(region.front());
+    if (issuesSlotCopies(p)) line() << "tle::wait_async_copies();  // this partition's slot copies have landed\n";
     line() << joinGroup() << ".arrive();  // done: the default partition may go on\n";
     --indent_;
   }

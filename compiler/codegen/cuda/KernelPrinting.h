@@ -80,6 +80,7 @@ class KernelPrinter {
   std::string group() const;
   std::string groupBarrier() const { return ws_ ? group() + ".sync()" : "__syncthreads()"; }
   // The join at the end of tle_gpu.warp_specialize: every partition's threads.
+  bool issuesSlotCopies(unsigned partition) const;
   std::string joinGroup() const;
   void printWarpSpecializedBody(Block &entry);
   void printWorkers();

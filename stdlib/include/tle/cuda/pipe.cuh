@@ -51,14 +51,13 @@ TLE_DEVICE void pipe_commit(PipeState<Capacity> *pipe, int iteration) {
 #endif
   cuda::ptx::mbarrier_arrive(&pipe->full[iteration % Capacity]);
 }
-// The commit of a writer that filled the slot by cp.async (copy_async_to_shared) too: the
-// barrier's phase also waits for this thread's copies to land (the async arrival counts one
-// more pending arrival and makes it when they have), so the writer goes on at once.
+// The commit of a writer that filled the slot by cp.async (copy_async_to_shared) too: this
+// thread's arrival is made asynchronously once its copies have landed, so the writer goes on
+// at once. The fence orders its ordinary stores to the slot before that arrival.
 template <int Capacity>
 TLE_DEVICE void pipe_commit_after_copies(PipeState<Capacity> *pipe, int iteration) {
-  const auto barrier = static_cast<uint32_t>(__cvta_generic_to_shared(&pipe->full[iteration % Capacity]));
-  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];" ::"r"(barrier) : "memory");
-  pipe_commit(pipe, iteration);
+  __threadfence_block();
+  cuda::ptx::cp_async_mbarrier_arrive_noinc(&pipe->full[iteration % Capacity]);
 }
 // Closing takes a slot like a write: the readers' wait at `iteration` finds it closed.
 template <int Capacity>
