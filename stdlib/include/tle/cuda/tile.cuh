@@ -118,14 +118,36 @@ TLE_DEVICE TileT full(typename TileT::value_type x) {
   return t;
 }
 
-// tl.arange(start, end) laid out as TileT (1-D).
+// Whether no two of the layout's register, lane and warp bases along `dim` share a bit:
+// then a coordinate, the XOR of its bases, is also their sum.
+template <class TileT>
+TLE_CONSTEXPR bool additive_coordinates(int dim) {
+  constexpr LinearLayout L = TileT::linear;
+  int seen = 0;
+  bool ok = true;
+  auto take = [&](int b) {
+    if (b == 0) return;
+    ok = ok && (b & (b - 1)) == 0 && (seen & b) == 0;
+    seen |= b;
+  };
+  for (int i = 0; i < L.numRegBits; ++i) take(L.reg[i][dim]);
+  for (int i = 0; i < kLaneBits; ++i) take(L.lane[i][dim]);
+  for (int i = 0; i < L.numWarpBits; ++i) take(L.warp[i][dim]);
+  return ok;
+}
+
+// tl.arange(start, end) laid out as TileT (1-D). Where the coordinates are additive, each
+// register is the thread's first value plus a constant, which nvcc folds into the address
+// arithmetic that uses it (an XOR it cannot).
 template <class TileT>
 TLE_DEVICE TileT make_range(int start) {
   static_assert(TileT::rank == 1, "make_range builds 1-D tiles");
   TileT t;
   const int base = thread_coord<TileT, 0>();
   static_for<TileT::kRegs>([&](auto r) {
-    t.v[decltype(r)::value] = start + (base ^ TLE_CONST(TileT::linear.regCoord(decltype(r)::value, 0)));
+    constexpr int own = TLE_CONST(TileT::linear.regCoord(decltype(r)::value, 0));
+    if constexpr (additive_coordinates<TileT>(0)) t.v[decltype(r)::value] = start + base + own;
+    else t.v[decltype(r)::value] = start + (base ^ own);
   });
   return t;
 }
