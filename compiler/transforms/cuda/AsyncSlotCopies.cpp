@@ -84,8 +84,10 @@ class SlotCopies {
     auto src = dyn_cast<RankedTensorType>(load.getPtr().getType());
     if (!src || ir::pointerSpaceOf(src) != MemorySpace::Global || src.getEncoding() != cast<RankedTensorType>(pointers.getType()).getEncoding())
       return;
+    Type element = cast<ir::PointerType>(src.getElementType()).getPointeeType();
+    if (!element.isIntOrFloat()) return;  // a tile of pointers stays a load and a store
     const int vec = gpu::vectorWidth(load);
-    const int64_t bytes = vec * ((cast<ir::PointerType>(src.getElementType()).getPointeeType().getIntOrFloatBitWidth() + 7) / 8);
+    const int64_t bytes = vec * ((element.getIntOrFloatBitWidth() + 7) / 8);
     if (vec != gpu::vectorWidth(store) || (bytes != 4 && bytes != 8 && bytes != 16) || gpu::maskPerElement(load) || gpu::maskPerElement(store))
       return;
     // The same chunks written, or masked-off ones zeroed.
