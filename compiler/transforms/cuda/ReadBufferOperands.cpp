@@ -12,8 +12,8 @@
 //   %v = tle_gpu.buffer_operand %slot : <tensor<64x256xbf16>, smem> -> <1, staged, operand>
 //   %acc = tle_gpu.ring_dot %a, %v, %c          (a: registers, or another buffer_operand)
 //
-// A buffer qualifies when its tiles are 2-D, of 16-bit elements, whole 64-element rows wide
-// (the 128-byte swizzle) and whole 8-row groups high, and it is reached only through
+// A buffer qualifies when its tiles are 2-D, of 16-bit elements, with power-of-two sides of
+// at least 64 elements (the 128-byte swizzle) by 8 rows, and it is reached only through
 // tle.buffer_slot, pipe fields, tle_gpu.local_ptr without indices (whose pointers are only
 // loaded from and stored to, perhaps transposed) and tle_gpu.local_load. A load qualifies
 // when it reads a whole tile unmasked, only dot-operand conversions read it (perhaps through a
@@ -31,6 +31,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tle::cuda {
 
@@ -58,10 +59,12 @@ struct Candidate {
 
 bool isSixteenBitFloat(Type t) { return t.isF16() || t.isBF16(); }
 
-// The buffer's 2-D tiles are a whole number of swizzle atoms: 64 elements (128 bytes) per
-// row, 8 rows per group.
+// The buffer's 2-D tiles are a whole number of swizzle atoms (64 elements, 128 bytes, per row;
+// 8 rows per group), with power-of-two sides as every tile's.
 bool swizzlableTile(RankedTensorType tile) {
-  return tile.getRank() == 2 && isSixteenBitFloat(tile.getElementType()) && tile.getDimSize(1) % 64 == 0 && tile.getDimSize(0) % 8 == 0;
+  if (tile.getRank() != 2 || !isSixteenBitFloat(tile.getElementType())) return false;
+  const int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
+  return llvm::isPowerOf2_64(rows) && llvm::isPowerOf2_64(cols) && cols >= 64 && rows >= 8;
 }
 
 gpu::LocalPtrOp wholeTilePointers(Value ptr) {
