@@ -8,7 +8,6 @@ file is not part of this repository (bench/flagtree_mla.list says where it comes
 Prints times and the ratio Triton time / tlec time."""
 import argparse
 import importlib.util
-import math
 import os
 import re
 import sys
@@ -19,9 +18,8 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sweep_common  # noqa: E402
 import tlec_kernels  # noqa: E402  (sweep_common put tests/gpu on the path)
-
-B, SQ, SKV, H, D, TD, TOPK = 1, 4096, 8192, 128, 512, 64, 2048
-SM_SCALE = (D + TD) ** -0.5
+# The seed's benchmark: the same shape, inputs and float64 reference.
+from bench_seeds import B, D, H, SKV, SM_SCALE, SQ, TD, TOPK, inputs, reference  # noqa: E402
 
 
 def triton_variant(source):
@@ -39,35 +37,6 @@ def triton_variant(source):
     return module.triton_sparse_mla_fwd
 
 
-def inputs():
-    torch.manual_seed(0)
-    q = torch.randn(B, SQ, H, D + TD, device="cuda", dtype=torch.bfloat16)
-    kv = torch.randn(B, SKV, 1, D + TD, device="cuda", dtype=torch.bfloat16)
-    # Up to TOPK distinct keys at or before each query row (causal), padding (SKV) after.
-    scores = torch.rand(SQ, SKV, device="cuda")
-    scores.masked_fill_(torch.arange(SKV, device="cuda")[None, :] > torch.arange(SQ, device="cuda")[:, None], -1.0)
-    top = scores.topk(TOPK, dim=1)
-    idx = torch.where(top.values >= 0, top.indices, torch.full_like(top.indices, SKV)).int()
-    indices = idx.view(B, SQ, 1, TOPK).contiguous()
-    topk_length = ((indices >= 0) & (indices < SKV)).sum(dim=-1).int().contiguous()
-    return q, kv, indices, topk_length
-
-
-def reference(q, kv, indices, rows):
-    """float64 output and lse (base 2) for query rows `rows`."""
-    out, lse = [], []
-    for sq in rows:
-        ids = indices[0, sq, 0].long()
-        ids = ids[(ids >= 0) & (ids <= sq)]
-        k = kv[0, ids, 0].double()
-        s = (q[0, sq].double() @ k.T) * SM_SCALE
-        m = s.max(dim=1, keepdim=True).values
-        p = torch.exp(s - m)
-        out.append((p @ k[:, :D]) / p.sum(dim=1, keepdim=True))
-        lse.append((m.squeeze(1) + torch.log(p.sum(dim=1))) / math.log(2))
-    return torch.stack(out), torch.stack(lse)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", required=True, help="bench/gen_sweep.sh's output for bench/flagtree_mla.list")
@@ -80,7 +49,9 @@ def main():
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     sweep_common.build(args.build)
     kernels = tlec_kernels.load(args.build)
-    q, kv, indices, topk_length = inputs()
+    q, kv, indices = inputs()
+    # Each row's valid indices come first, padding (SKV) after: their count bounds its loop.
+    topk_length = ((indices >= 0) & (indices < SKV)).sum(dim=-1).int().contiguous()
     rows = [0, 1, 17, 255, 1000, 2047, 2048, 3001, 4095]
     ref_out, ref_lse = reference(q, kv, indices, rows)
     flops = sum(2 * H * min(TOPK, sq + 1) * (D + TD + D) for sq in range(SQ))
