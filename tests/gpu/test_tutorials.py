@@ -644,8 +644,11 @@ def test_pipe_dots(k):
     # on the valid columns (rounded to fp16), O = P @ K in both consumers.
     BM = 64
     for name, D in (("pipe_dots_d64", 64), ("pipe_dots_d128_s3", 128)):
-        for programs, n_keys, n_idx in ((3, 500, 200), (2, 300, 64), (1, 100, 1), (2, 100, 0), (5, 2000, 1000)):
-            q = torch.randn(programs, BM, D, device="cuda").half()
+        for programs, n_keys, n_idx, q_cols in ((3, 500, 200, D), (2, 300, 64, D - 3), (1, 100, 1, D), (2, 100, 0, D),
+                                                (5, 2000, 1000, D - 9)):
+            q_full = torch.randn(programs, BM, D, device="cuda").half()
+            q = q_full.clone()
+            q[:, :, q_cols:] = 0  # what the kernel reads of q_full
             keys = torch.randn(n_keys, D, device="cuda").half()
             idx = torch.randint(0, n_keys, (max(n_idx, 1), ), device="cuda", dtype=torch.int32)
             if n_idx > 3:
@@ -653,14 +656,14 @@ def test_pipe_dots(k):
             scale = 1.0 / D
             out_l = torch.full((programs, BM, D), float("nan"), device="cuda")
             out_r = torch.full_like(out_l, float("nan"))
-            k[name]([programs], q, keys, idx, out_l, out_r, n_idx, scale)
+            k[name]([programs], q_full, keys, idx, out_l, out_r, n_idx, q_cols, scale)
             ids = idx[:n_idx]
             chosen = keys[ids.clamp(min=0).long()].double()
             s = q.double() @ chosen.T
             p = torch.where((ids >= 0)[None, None, :], torch.exp(s * scale), torch.zeros_like(s)).half().double()
             want = (p @ chosen).float()
-            check(f"{name}: P @ K, B in place ({programs}x{n_idx} keys)", out_l, want, 3e-2, 1e-2)
-            check(f"{name}: P @ K, A and B in place ({programs}x{n_idx} keys)", out_r, want, 3e-2, 1e-2)
+            check(f"{name}: P @ K, B in place ({programs}x{n_idx} keys, {q_cols} columns of Q)", out_l, want, 3e-2, 1e-2)
+            check(f"{name}: P @ K, A and B in place ({programs}x{n_idx} keys, {q_cols} columns of Q)", out_r, want, 3e-2, 1e-2)
 
 
 def test_clusters(k):

@@ -379,7 +379,7 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
         line() << "tle::store<" << gpu::vectorWidth(op) << ", tle::Cache::" << cache << masking(op) << ">(" << args << ");\n";
       })
       .Case<gpu::CopyAsyncToSharedOp>([&](gpu::CopyAsyncToSharedOp c) {
-        line() << "tle::copy_async_to_shared<" << gpu::vectorWidth(op) << ", " << (c.getZeroFill() ? "true" : "false") << ">("
+        line() << "tle::copy_async_to_shared<" << gpu::vectorWidth(op) << ", " << (c.getZeroFill() ? "true" : "false") << masking(op) << ">("
                << expr(c.getSrc()) << ", " << expr(c.getDst()) << (c.getMask() ? ", " + expr(c.getMask()) : "") << ");\n";
       })
       .Case<ir::AtomicRMWOp, ir::AtomicCASOp>([&](Operation *) { atomic(op); });

@@ -10,7 +10,8 @@
 //   tle.pipe_commit %pipe, %i {tle_gpu.after_async_copies}
 //
 // A pair qualifies when the load reads global memory only for the store, both move the same
-// vector width (4, 8 or 16 bytes) with a mask uniform over each vector, the pointers have one
+// vector width (4, 8 or 16 bytes; a vector whose mask is mixed moves element by element,
+// without cp.async: a tile at a run-time edge, such as a tensor descriptor's), the pointers have one
 // layout, the store writes a pipe field's buffer through tle_gpu.local_ptr, and it is followed
 // in its block by a commit of that pipe with nothing in between that reads or synchronizes
 // shared memory. The store's mask and the load's agree (masked-off chunks are not written),
@@ -88,8 +89,7 @@ class SlotCopies {
     if (!element.isIntOrFloat()) return;  // a tile of pointers stays a load and a store
     const int vec = gpu::vectorWidth(load);
     const int64_t bytes = vec * ((element.getIntOrFloatBitWidth() + 7) / 8);
-    if (vec != gpu::vectorWidth(store) || (bytes != 4 && bytes != 8 && bytes != 16) || gpu::maskPerElement(load) || gpu::maskPerElement(store))
-      return;
+    if (vec != gpu::vectorWidth(store) || (bytes != 4 && bytes != 8 && bytes != 16)) return;
     // The same chunks written, or masked-off ones zeroed.
     bool zeroFill = false;
     if (store.getMask()) {
@@ -105,6 +105,7 @@ class SlotCopies {
     OpBuilder b(store);
     auto copy = b.create<gpu::CopyAsyncToSharedOp>(store.getLoc(), load.getPtr(), store.getPtr(), load.getMask(), zeroFill);
     gpu::setVectorWidth(copy, vec);
+    if (gpu::maskPerElement(load) || gpu::maskPerElement(store)) gpu::setMaskPerElement(copy);
     gpu::setCommitsAsyncCopies(commit);
     store.erase();
     load.erase();

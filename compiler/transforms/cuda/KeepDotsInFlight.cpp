@@ -17,6 +17,9 @@
 // multiprocessor (shared memory and an estimate of the registers decide), the loop's dots
 // stay synchronous.
 //
+// Within a block, a dot whose result only accumulates into the next dot stays in flight
+// while that one is issued (chainAccumulations).
+//
 // wgmma is chosen by the device library (use_wgmma in dot.cuh); the prediction here follows
 // its rules, and the library's in-flight dot asserts that it holds.
 #include "transforms/cuda/Passes.h"
@@ -26,6 +29,7 @@
 #include "transforms/cuda/LayoutChoices.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tle::cuda {
 
@@ -109,6 +113,7 @@ class DotsInFlight {
 
   void run() {
     if (!target_.has(Feature::Wgmma)) return;
+    chainAccumulations();
     const MemorySpaceInfo *shared = target_.memorySpace(MemorySpace::Shared);
     if (!shared) return;
     // What the kernel takes: its buffers and rings, and at most the largest scratch.
@@ -145,6 +150,24 @@ class DotsInFlight {
   }
 
  private:
+  // A dot whose result only accumulates into the next dot of its block (Sparse MLA's Q K^T over
+  // three pairs of tiles: Q's tail with the tail rows, then each half of Q with its half of
+  // the rows) returns with its group running: the next dot is issued behind it, and that
+  // dot's wait (for every group but, in flight, its own) covers this one. Waiting between
+  // them drained the tensor cores before each dot of the chain. Nothing between the two
+  // may touch memory (a slot released there could be refilled while the group reads it),
+  // and A must come from shared memory (registersOfAKept).
+  void chainAccumulations() {
+    f_.walk([&](gpu::RingDotOp dot) {
+      if (dot.getInFlight() || !dot->hasOneUse() || !isa<gpu::OperandRingType>(dot.getA().getType())) return;
+      auto next = dyn_cast<gpu::RingDotOp>(*dot->getUsers().begin());
+      if (!next || next.getC() != dot.getResult() || next->getBlock() != dot->getBlock()) return;
+      for (Operation *op = dot->getNextNode(); op != next; op = op->getNextNode())
+        if (!isMemoryEffectFree(op)) return;
+      if (runsOnWgmma(dot, target_) && runsOnWgmma(next, target_)) dot.setInFlight(true);
+    });
+  }
+
   int64_t estimatedRegistersPerThread(ArrayRef<CarriedDot> dots) const {
     int64_t accumulators = 0;
     for (CarriedDot d : dots) accumulators += cast<RankedTensorType>(d.dot.getType()).getNumElements();

@@ -26,6 +26,7 @@
 
 #include "ir/KernelSettings.h"
 #include "transforms/common/AxisInfo.h"
+#include "transforms/cuda/LayoutChoices.h"
 #include "transforms/cuda/OperandCopies.h"
 
 #include "mlir/IR/Builders.h"
@@ -253,9 +254,11 @@ class BufferOperands {
       if (op->use_empty()) op->erase();
   }
 
-  // Loads and stores through an operand buffer's pointers move whole 16-byte chunks where the
-  // layout gives a thread 8 consecutive elements along the buffer's rows (the swizzle keeps
-  // each chunk in one piece); a mask not uniform over a chunk is checked per element.
+  // Loads and stores through an operand buffer's pointers move a thread's consecutive
+  // elements along the buffer's rows as one vector, up to a whole 16-byte chunk (the swizzle
+  // keeps each chunk in one piece): 8 for a blocked layout with 8 a thread, 2 for an mma
+  // accumulator (attention's P, stored for the other consumer's dot). A mask not uniform over
+  // a vector is checked per element.
   void widenAccesses() {
     common::AxisAnalysis axis(f_);
     f_.walk([&](Operation *op) {
@@ -263,13 +266,17 @@ class BufferOperands {
       gpu::LocalPtrOp pointers = wholeTilePointers(op->getOperand(0));
       if (!pointers || !gpu::isOperandBuffer(gpu::allocOf(pointers.getBuffer()))) return;
       auto type = cast<RankedTensorType>(pointers.getType());
-      auto blocked = dyn_cast_or_null<gpu::BlockedLayoutAttr>(type.getEncoding());
-      if (!blocked || blocked.getOrder()[0] != 1 || blocked.getSizePerThread()[1] % kOperandChunkElements != 0) return;
-      gpu::setVectorWidth(op, kOperandChunkElements);
+      std::optional<std::pair<unsigned, unsigned>> run = registerRunDimension(type.getEncoding());
+      if (!run || run->first != 1) return;
+      // The largest power of two dividing the run, at most a chunk: a thread's run starts at a
+      // multiple of its length, so such a vector never straddles two chunks.
+      const unsigned vec = std::min<unsigned>(kOperandChunkElements, run->second & -run->second);
+      if (vec < 2) return;
+      gpu::setVectorWidth(op, static_cast<int>(vec));
       Value mask = isa<ir::LoadOp>(op) ? cast<ir::LoadOp>(op).getMask() : cast<ir::StoreOp>(op).getMask();
-      bool uniform = !mask || axis.lookup(mask).constancy[1] % kOperandChunkElements == 0;
+      bool uniform = !mask || axis.lookup(mask).constancy[1] % vec == 0;
       if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getOther())
-        uniform = uniform && axis.lookup(load.getOther()).constancy[1] % kOperandChunkElements == 0;
+        uniform = uniform && axis.lookup(load.getOther()).constancy[1] % vec == 0;
       if (!uniform) gpu::setMaskPerElement(op);
     });
   }

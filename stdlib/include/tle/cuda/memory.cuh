@@ -79,6 +79,12 @@ TLE_DEVICE bool all_set(const MaskTile &mask, int first) {
   TLE_UNROLL for (int i = 0; i < Vec; ++i) all = all && mask.v[first + i];
   return all;
 }
+template <int Vec, class MaskTile>
+TLE_DEVICE bool any_set(const MaskTile &mask, int first) {
+  bool any = false;
+  TLE_UNROLL for (int i = 0; i < Vec; ++i) any = any || mask.v[first + i];
+  return any;
+}
 
 // One element through its raw bits (not every element type has the cache-hint overloads).
 template <Cache C, class T>
@@ -239,27 +245,40 @@ TLE_DEVICE void copy_async_if(void *shared, const void *global, bool on) {
 
 // tle.store(dst, tl.load(src, mask, other)) from global into shared memory by cp.async, Vec
 // elements a copy, on the tile's owner threads (tle-async-slot-copies): the data never
-// passes through registers. Where the chunk-uniform mask is off, ZeroFill writes zeros,
-// else nothing. The copies land asynchronously (pipe_commit_after_copies publishes them).
-template <int Vec, bool ZeroFill, class P, class Q, class L, int... S>
+// passes through registers. Where the mask is off, ZeroFill writes zeros, else nothing. With
+// a mask that may differ inside a vector (Masking::element: a tile at a run-time edge, such as
+// a tensor descriptor's), a mixed vector is moved element by element with ordinary loads and
+// stores, which the same commit publishes. The copies land asynchronously
+// (pipe_commit_after_copies publishes them).
+template <int Vec, bool ZeroFill, Masking M = Masking::vector, class P, class Q, class L, int... S>
 TLE_DEVICE void copy_async_to_shared(const Tile<P, L, S...> &src, const Tile<Q, L, S...> &dst, const Tile<bool, L, S...> *mask) {
   using Src = Tile<P, L, S...>;
-  constexpr int kBytes = Vec * static_cast<int>(sizeof(pointee_t<P>));
+  using T = pointee_t<P>;
+  constexpr int kBytes = Vec * static_cast<int>(sizeof(T));
   static_assert(consecutive_registers<Src, Vec>(), "tlec bug: vector width does not match the layout");
   if (!is_owner<Src>()) return;
   TLE_UNROLL for (int g = 0; g < Src::kRegs; g += Vec) {
+    if constexpr (M == Masking::element && Vec > 1) {
+      if (mask && any_set<Vec>(*mask, g) && !all_set<Vec>(*mask, g)) {  // some elements on, some off
+        TLE_UNROLL for (int i = 0; i < Vec; ++i) {
+          if (mask->v[g + i]) *dst.v[g + i] = *src.v[g + i];
+          else if (ZeroFill) *dst.v[g + i] = T{};
+        }
+        continue;
+      }
+    }
     const bool on = !mask || mask->v[g];
     if constexpr (ZeroFill) copy_async_zero_fill<kBytes>(dst.v[g], src.v[g], on);
     else copy_async_if<kBytes>(dst.v[g], src.v[g], on);
   }
 }
-template <int Vec, bool ZeroFill, class P, class Q, class L, int... S>
+template <int Vec, bool ZeroFill, Masking M = Masking::vector, class P, class Q, class L, int... S>
 TLE_DEVICE void copy_async_to_shared(const Tile<P, L, S...> &src, const Tile<Q, L, S...> &dst, const Tile<bool, L, S...> &mask) {
-  copy_async_to_shared<Vec, ZeroFill>(src, dst, &mask);
+  copy_async_to_shared<Vec, ZeroFill, M>(src, dst, &mask);
 }
-template <int Vec, bool ZeroFill, class P, class Q, class L, int... S>
+template <int Vec, bool ZeroFill, Masking M = Masking::vector, class P, class Q, class L, int... S>
 TLE_DEVICE void copy_async_to_shared(const Tile<P, L, S...> &src, const Tile<Q, L, S...> &dst) {
-  copy_async_to_shared<Vec, ZeroFill>(src, dst, static_cast<const Tile<bool, L, S...> *>(nullptr));
+  copy_async_to_shared<Vec, ZeroFill, M>(src, dst, static_cast<const Tile<bool, L, S...> *>(nullptr));
 }
 
 // The thread's index among the tile's threads (a partition of a warp-specialized kernel
