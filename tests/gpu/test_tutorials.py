@@ -640,8 +640,9 @@ def test_pipes(k):
 
 def test_pipe_dots(k):
     # Warp-specialized dots that read pipe slots in place, the slots filled by cp.async
-    # (tests/gpu/kernels/pipe_dots.tle): S = Q K^T over gathered rows of K, P = exp(scale * S)
-    # on the valid columns (rounded to fp16), O = P @ K in both consumers.
+    # (tests/gpu/kernels/pipe_dots.tle): S = Qt T^T + Q K^T over gathered rows of T and K (two
+    # chained dots), P = exp(scale * S) on the valid columns (rounded to fp16), O = P @ K in
+    # both consumers; Q's columns past q_cols read as zero.
     BM = 64
     for name, D in (("pipe_dots_d64", 64), ("pipe_dots_d128_s3", 128)):
         for programs, n_keys, n_idx, q_cols in ((3, 500, 200, D), (2, 300, 64, D - 3), (1, 100, 1, D), (2, 100, 0, D),
@@ -649,6 +650,8 @@ def test_pipe_dots(k):
             q_full = torch.randn(programs, BM, D, device="cuda").half()
             q = q_full.clone()
             q[:, :, q_cols:] = 0  # what the kernel reads of q_full
+            q_tail = torch.randn(programs, BM, 64, device="cuda").half()
+            keys_tail = torch.randn(n_keys, 64, device="cuda").half()
             keys = torch.randn(n_keys, D, device="cuda").half()
             idx = torch.randint(0, n_keys, (max(n_idx, 1), ), device="cuda", dtype=torch.int32)
             if n_idx > 3:
@@ -656,10 +659,10 @@ def test_pipe_dots(k):
             scale = 1.0 / D
             out_l = torch.full((programs, BM, D), float("nan"), device="cuda")
             out_r = torch.full_like(out_l, float("nan"))
-            k[name]([programs], q_full, keys, idx, out_l, out_r, n_idx, q_cols, scale)
+            k[name]([programs], q_full, q_tail, keys, keys_tail, idx, out_l, out_r, n_idx, q_cols, scale)
             ids = idx[:n_idx]
             chosen = keys[ids.clamp(min=0).long()].double()
-            s = q.double() @ chosen.T
+            s = q.double() @ chosen.T + q_tail.double() @ keys_tail[ids.clamp(min=0).long()].double().T
             p = torch.where((ids >= 0)[None, None, :], torch.exp(s * scale), torch.zeros_like(s)).half().double()
             want = (p @ chosen).float()
             check(f"{name}: P @ K, B in place ({programs}x{n_idx} keys, {q_cols} columns of Q)", out_l, want, 3e-2, 1e-2)

@@ -155,7 +155,7 @@ def AffineCopyAddresses : Pass<"tle-affine-copy-addresses", "::mlir::func::FuncO
 }
 
 def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, KernelOptions {
-  let summary = "leave the wgmma group of a ring loop's accumulating dot in flight across iterations";
+  let summary = "leave a wgmma group in flight: a ring loop's accumulating dot across iterations, a dot accumulating into the next";
   let description = [{
     A tle_gpu.ring_dot that runs on wgmma and whose accumulator the loop carries gets
     `in_flight` (one whose A is in registers only where no other dot of the loop reads A
@@ -165,6 +165,9 @@ def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, 
     accumulators back.
     Loops whose extra slots would not fit in shared memory, or would leave room for fewer
     resident blocks per multiprocessor, are left as they are.
+    Within a block, a ring dot on wgmma with A from a ring whose only use is the accumulator
+    of the next ring dot on wgmma, with nothing touching memory between them, gets
+    `in_flight` as well: the next dot's wait covers it (Sparse MLA's Q K^T over three pairs).
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
