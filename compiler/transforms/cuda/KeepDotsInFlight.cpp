@@ -155,15 +155,17 @@ class DotsInFlight {
   // the rows) returns with its group running: the next dot is issued behind it, and that
   // dot's wait (for every group but, in flight, its own) covers this one. Waiting between
   // them drained the tensor cores before each dot of the chain. Nothing between the two
-  // may touch memory (a slot released there could be refilled while the group reads it),
-  // and A must come from shared memory (registersOfAKept).
+  // may touch memory (a slot released there could be refilled while the group reads it)
+  // but a wait for copies (the seed's Sparse MLA waits for its KV tile there: those copies
+  // go to other slots, the first dot's having landed before it was issued), and A must come
+  // from shared memory (registersOfAKept).
   void chainAccumulations() {
     f_.walk([&](gpu::RingDotOp dot) {
       if (dot.getInFlight() || !dot->hasOneUse() || !isa<gpu::OperandRingType>(dot.getA().getType())) return;
       auto next = dyn_cast<gpu::RingDotOp>(*dot->getUsers().begin());
       if (!next || next.getC() != dot.getResult() || next->getBlock() != dot->getBlock()) return;
       for (Operation *op = dot->getNextNode(); op != next; op = op->getNextNode())
-        if (!isMemoryEffectFree(op)) return;
+        if (!isMemoryEffectFree(op) && !isa<gpu::AsyncWaitOp>(op)) return;
       if (runsOnWgmma(dot, target_) && runsOnWgmma(next, target_)) dot.setInFlight(true);
     });
   }
