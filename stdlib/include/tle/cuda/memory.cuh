@@ -259,7 +259,10 @@ TLE_DEVICE void copy_async_to_shared(const Tile<P, L, S...> &src, const Tile<Q, 
   if (!is_owner<Src>()) return;
   TLE_UNROLL for (int g = 0; g < Src::kRegs; g += Vec) {
     if constexpr (M == Masking::element && Vec > 1) {
-      if (mask && any_set<Vec>(*mask, g) && !all_set<Vec>(*mask, g)) {  // some elements on, some off
+      // Some elements on, some off. (A vector wholly off stays the one predicated copy below:
+      // taking it element by element, as store and copy_async_operand do, cost the generic
+      // Sparse MLA 3% in one H200 run, 5.9 -> 6.05 ms.)
+      if (mask && any_set<Vec>(*mask, g) && !all_set<Vec>(*mask, g)) {
         TLE_UNROLL for (int i = 0; i < Vec; ++i) {
           if (mask->v[g + i]) *dst.v[g + i] = *src.v[g + i];
           else if (ZeroFill) *dst.v[g + i] = T{};
