@@ -307,8 +307,8 @@ LogicalResult AsyncCopyOp::verify() {
     return emitOpError("slot ") << *slot << " is outside the ring's " << getRing().getType().getSlots() << " slots";
   if (auto behind = getSlotsBehind()) {
     if (getSlot()) return emitOpError("takes a slot or slots_behind, not both");
-    if (*behind < 1 || static_cast<int64_t>(*behind) >= static_cast<int64_t>(getRing().getType().getSlots()))
-      return emitOpError("slots_behind must be between 1 and the ring's slots - 1");
+    if (static_cast<int64_t>(*behind) >= static_cast<int64_t>(getRing().getType().getSlots()))
+      return emitOpError("slots_behind must be between 0 and the ring's slots - 1");
   }
   if (!getStrides().empty() && static_cast<int64_t>(getStrides().size()) != getPtr().getType().getRank())
     return emitOpError("takes one stride per dimension of the tile, or none");

@@ -159,7 +159,8 @@ def TleGpu_AsyncCopyOp : TleGpu_Op<"async_copy", [MemoryEffects<[MemRead, MemWri
   let description = [{
     Into slot `slot` when it is given (the copies before the loop), else into the slot that
     the enclosing ring loop's iteration `slots_behind` back (default 1: the previous one)
-    read. Masked-off chunks are zero-filled; tle_gpu.mask_per_element marks a mask that may
+    read; 0: this iteration's own slot (a copy the iteration waits for itself, the ring
+    rotating so that a dot still reading the previous slot may stay in flight). Masked-off chunks are zero-filled; tle_gpu.mask_per_element marks a mask that may
     differ inside a 16-byte chunk. A scalar mask covers the whole tile (a splat's).
     `strides` (tle-affine-copy-addresses), one per dimension: the pointers are affine in the
     element's indices, ptr[i, j] = ptr[0, 0] + i * strides[0] + j * strides[1] elements, so

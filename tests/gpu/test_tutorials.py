@@ -4,6 +4,7 @@ Every output buffer is poisoned (NaN or a sentinel) before the launch; sizes are
 that masks matter; references are computed in float64 where precision matters. Exit status
 is the number of failed checks. Run through scripts/gpu.sh."""
 import argparse
+import math
 import os
 import sys
 
@@ -669,6 +670,40 @@ def test_pipe_dots(k):
             check(f"{name}: P @ K, A and B in place ({programs}x{n_idx} keys, {q_cols} columns of Q)", out_r, want, 3e-2, 1e-2)
 
 
+def test_branch_dots(k):
+    # Dots under a branch of a loop without pipelining (tests/gpu/kernels/branch_dots.tle):
+    # chunks of keys run, are skipped, and run again after skips. In branch_dots_d128 the
+    # second dot stays in flight across iterations (its V slot rotates with every iteration,
+    # and a skipping one waits for the group); in branch_dots_d64 it is synchronous. Ragged
+    # key counts, unhinted signatures (the launcher's aligned variant).
+    BM = 64
+    for name, BN, D in (("branch_dots_d128", 32, 128), ("branch_dots_d64", 64, 64)):
+        for programs, n_keys, pattern in ((2, 500, "random"), (1, 64, "all"), (3, 1000, "alternate"), (1, 300, "none"),
+                                          (2, 777, "runs")):
+            chunks = (n_keys + BN - 1) // BN
+            if pattern == "random":
+                keep = (torch.rand(chunks, device="cuda") < 0.6).int()
+            elif pattern == "alternate":
+                keep = (torch.arange(chunks, device="cuda") % 2).int()
+            elif pattern == "runs":  # two runs, a skip, two runs, three skips, ...
+                keep = torch.tensor([1, 1, 0, 1, 1, 0, 0, 0] * chunks, device="cuda")[:chunks].int()
+            else:
+                keep = torch.full((chunks, ), int(pattern == "all"), device="cuda", dtype=torch.int32)
+            q = torch.randn(programs * BM, D, device="cuda").half()
+            keys = torch.randn(n_keys, D, device="cuda").half()
+            values = torch.randn(n_keys, D, device="cuda").half()
+            scale = 0.5 / math.sqrt(D)
+            out = torch.full((programs * BM, D), float("nan"), device="cuda")
+            k[name]([programs], q, keys, values, keep, out, n_keys, scale)
+            want = torch.zeros(programs * BM, D, dtype=torch.float64, device="cuda")
+            for c in range(chunks):
+                if keep[c]:
+                    rows = slice(c * BN, min(n_keys, (c + 1) * BN))
+                    p = torch.exp((q.double() @ keys[rows].double().T) * scale).half().double()
+                    want += p @ values[rows].double()
+            check(f"{name}: chunks {pattern} ({programs}x{n_keys} keys)", out, want.float(), 5e-2, 1e-2)
+
+
 def test_clusters(k):
     # Coordinates: a 2 x 2 cluster (cy fastest), and a block level over clusters of 4.
     out = torch.full((8 * 3,), -1, dtype=torch.int32, device="cuda")
@@ -852,7 +887,7 @@ def main():
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
               (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
-              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_pipes, k), (test_pipe_dots, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
+              (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_pipes, k), (test_pipe_dots, k), (test_branch_dots, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
               (test_debug_ops, args.build)]
     if args.only:
         groups = [(test, arg) for test, arg in groups if test.__name__[len("test_"):] in args.only.split(",")]

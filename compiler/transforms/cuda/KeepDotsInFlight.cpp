@@ -17,6 +17,13 @@
 // multiprocessor (shared memory and an estimate of the registers decide), the loop's dots
 // stay synchronous.
 //
+// A loop that copies a dot's tiles and waits for them in the same iteration (no ring: the
+// seed's Sparse MLA under tl.range(num_stages=0)) gets the same where its dot reads one-slot
+// rings filled only in the dot's block: those rings get a second slot, the loop rotates
+// through the two (the copies go to this iteration's slot, slots_behind = 0), and where the
+// dot sits in one arm of a branch whose other arm passes the accumulator on, that arm waits
+// for the group (the next copying iteration may refill the slot it reads).
+//
 // Within a block, a dot whose result only accumulates into the next dot stays in flight
 // while that one is issued (chainAccumulations).
 //
@@ -27,6 +34,7 @@
 
 #include "ir/KernelSettings.h"
 #include "transforms/cuda/LayoutChoices.h"
+#include "transforms/cuda/RegisterBudget.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -113,9 +121,8 @@ class DotsInFlight {
 
   void run() {
     if (!target_.has(Feature::Wgmma)) return;
-    chainAccumulations();
     const MemorySpaceInfo *shared = target_.memorySpace(MemorySpace::Shared);
-    if (!shared) return;
+    if (!shared) return chainAccumulations();
     // What the kernel takes: its buffers and rings, and at most the largest scratch.
     int64_t used = 0, scratch = 0;
     f_.walk([&](Operation *op) {
@@ -125,7 +132,19 @@ class DotsInFlight {
     int64_t usedAtLeast = used;
     used += scratch;
     f_.walk([&](scf::ForOp loop) {
-      if (!gpu::ringSlots(loop)) return;
+      if (!gpu::ringSlots(loop)) {
+        if (std::optional<CopiedInIteration> d = copiedInIteration(loop)) {
+          SmallVector<CarriedDot> dots{d->carried};
+          int64_t extra = 0;
+          for (gpu::OperandRingOp ring : d->rings) extra += gpu::ringSlotBytes(ring.getType());
+          if (!roomFor(dots, extra, used, usedAtLeast) || !registersFor(*d, usedAtLeast + extra)) return;
+          used += extra;
+          usedAtLeast += extra;
+          keepInFlightAcrossSlots(loop, *d);
+          carriedInFlight_.insert(loop);
+        }
+        return;
+      }
       SmallVector<CarriedDot> dots;
       for (auto dot : loop.getBody()->getOps<gpu::RingDotOp>())
         if (auto carried = carriedAccumulator(dot, loop); carried && runsOnWgmma(dot, target_) && registersOfAKept(dot, loop))
@@ -134,22 +153,162 @@ class DotsInFlight {
       SmallVector<gpu::OperandRingOp> rings = ringsOf(loop);
       int64_t extra = 0;
       for (gpu::OperandRingOp ring : rings) extra += gpu::ringSlotBytes(ring.getType());
-      if (used + extra > shared->capacityBytes) return;
-      // Nor when it may cost a resident block (counted without the scratch, whose size the
-      // device library decides): a second block hides more than the group in flight does
-      // (measured: the tutorial's 128x128x64 tiles on 8 warps, 96 -> 128 KiB, 0.83x -> 0.88x
-      // Triton without the slot; attention at 64x64, d = 128, 4 warps, 112 -> 144 KiB,
-      // 0.92x -> 0.75x).
-      const int64_t registers = estimatedRegistersPerThread(dots);
-      if (target_.blocksPerProcessor(usedAtLeast + extra, threads_, registers) < target_.blocksPerProcessor(usedAtLeast, threads_, registers))
-        return;
+      if (!roomFor(dots, extra, used, usedAtLeast)) return;
       used += extra;
       usedAtLeast += extra;
       keepInFlight(loop, dots, rings);
+      carriedInFlight_.insert(loop);
     });
+    chainAccumulations();
   }
 
  private:
+  // Whether `extra` bytes of slots fit beside what the kernel uses (`used`: with the largest
+  // scratch; `usedAtLeast`: without it).
+  bool roomFor(ArrayRef<CarriedDot> dots, int64_t extra, int64_t used, int64_t usedAtLeast) const {
+    if (used + extra > target_.memorySpace(MemorySpace::Shared)->capacityBytes) return false;
+    // Nor when it may cost a resident block (counted without the scratch, whose size the
+    // device library decides): a second block hides more than the group in flight does
+    // (measured: the tutorial's 128x128x64 tiles on 8 warps, 96 -> 128 KiB, 0.83x -> 0.88x
+    // Triton without the slot; attention at 64x64, d = 128, 4 warps, 112 -> 144 KiB,
+    // 0.92x -> 0.75x).
+    const int64_t registers = estimatedRegistersPerThread(dots);
+    return target_.blocksPerProcessor(usedAtLeast + extra, threads_, registers) >= target_.blocksPerProcessor(usedAtLeast, threads_, registers);
+  }
+
+  // A loop that copies its dot's tiles into one slot and waits for them in the same
+  // iteration (no ring: the seed's Sparse MLA under tl.range(num_stages=0)), with a dot whose
+  // accumulator the loop carries, either directly or through a branch whose other arm passes
+  // the accumulator on unchanged (the seed's `if ck * BK <= max_col:`). The slots the dot
+  // reads get a second slot and the loop rotates through the two, so that the dot may stay in
+  // flight while the next iteration copies into the other one. `rings`: the one-slot rings
+  // the dot reads, each filled only by copies directly in the dot's block.
+  struct CopiedInIteration {
+    CarriedDot carried;
+    scf::IfOp branch;  // null: the dot is in the loop's body
+    unsigned branchIndex = 0;
+    SmallVector<gpu::OperandRingOp> rings;
+  };
+  std::optional<CopiedInIteration> copiedInIteration(scf::ForOp loop) {
+    for (gpu::RingDotOp dot : ringDotsOf(loop)) {
+      if (dot.getInFlight() || !dot->hasOneUse() || !runsOnWgmma(dot, target_) || !registersOfAKept(dot, loop)) continue;
+      CopiedInIteration found;
+      Value reaching = dot.getResult();
+      OpOperand *use = &*dot->getUses().begin();
+      if (auto branch = dyn_cast<scf::IfOp>(dot->getParentOp()); branch && branch->getParentOp() == loop) {
+        if (use->getOwner() != branch.thenYield() || branch.getElseRegion().empty()) continue;
+        found.branch = branch;
+        found.branchIndex = use->getOperandNumber();
+        reaching = branch.getResult(found.branchIndex);
+        if (!reaching.hasOneUse()) continue;
+        use = &*reaching.getUses().begin();
+      } else if (dot->getParentOp() != loop) {
+        continue;
+      }
+      if (use->getOwner() != loop.getBody()->getTerminator()) continue;
+      const unsigned index = use->getOperandNumber();
+      BlockArgument arg = loop.getRegionIterArg(index);
+      if (arg.use_empty()) continue;
+      if (found.branch) {
+        // The accumulator is read in the dot's arm, and the other arm only passes it on.
+        if (found.branch.elseYield().getOperand(found.branchIndex) != arg) continue;
+        bool inArms = llvm::all_of(arg.getUses(), [&](OpOperand &u) {
+          return u.getOwner() == found.branch.elseYield() || found.branch.thenBlock()->findAncestorOpInBlock(*u.getOwner());
+        });
+        if (!inArms) continue;
+      }
+      // Read in the dot's block by something other than the dot itself (attention rescales it).
+      const bool readByOthers = llvm::any_of(arg.getUses(), [&](OpOperand &u) {
+        return u.getOwner() != dot.getOperation() && dot->getBlock()->findAncestorOpInBlock(*u.getOwner());
+      });
+      found.carried = CarriedDot{dot, index, readByOthers};
+      Block *block = dot->getBlock();
+      bool copiedHere = true;
+      for (Value operand : {dot.getA(), Value(dot.getB())}) {
+        if (!isa<gpu::OperandRingType>(operand.getType())) continue;
+        Value root = operand;
+        if (auto view = root.getDefiningOp<gpu::RingViewOp>()) root = view.getRing();
+        auto ring = root.getDefiningOp<gpu::OperandRingOp>();
+        if (!ring || !gpu::isResident(ring.getType()) || !filledOnlyIn(ring, block)) copiedHere = false;
+        else if (!llvm::is_contained(found.rings, ring)) found.rings.push_back(ring);
+      }
+      if (copiedHere && !found.rings.empty()) return found;
+    }
+    return std::nullopt;
+  }
+
+  // Whether the registers a thread keeps live while the group runs fit in the share that
+  // tle-bound-registers will leave it (with `sharedBytes` a block): the kernel's tiles and,
+  // until the next iteration's wait, an A operand in registers (P), by the headroom that pass
+  // keeps. Where they did not, ptxas serialized the wgmmas for want of registers (C7512;
+  // attention without pipelining on an H100, d = 128 at 64 x 64 on 8 warps: 299 -> 252
+  // TFLOP/s; at 128 x 64 on 4 warps, 10-13% slower), where they did, the kernels gained.
+  bool registersFor(CopiedInIteration d, int64_t sharedBytes) const {
+    const int64_t tiles = estimatedTileRegisters(f_, threads_);
+    auto a = dyn_cast<RankedTensorType>(d.carried.dot.getA().getType());
+    const int64_t held = a ? registersOf(a, threads_) : 0;
+    const int64_t share = registerShare(target_, threads_, blocksWorthAskingFor(target_, threads_, tiles, sharedBytes));
+    return kRegisterHeadroom * static_cast<double>(tiles + held) <= static_cast<double>(share);
+  }
+
+  // The ring dots of `loop`'s body and of the branches directly in it.
+  static SmallVector<gpu::RingDotOp> ringDotsOf(scf::ForOp loop) {
+    SmallVector<gpu::RingDotOp> dots;
+    for (Operation &op : *loop.getBody()) {
+      if (auto dot = dyn_cast<gpu::RingDotOp>(op)) dots.push_back(dot);
+      if (auto branch = dyn_cast<scf::IfOp>(op))
+        for (auto dot : branch.thenBlock()->getOps<gpu::RingDotOp>()) dots.push_back(dot);
+    }
+    return dots;
+  }
+
+  // Every copy into the ring is in `block`, and every read of it (through views too) by a
+  // dot there: the slot holds one iteration's tile, copied and read in that iteration.
+  static bool filledOnlyIn(gpu::OperandRingOp ring, Block *block) {
+    bool copied = false;
+    SmallVector<Value> values{ring.getRing()};
+    for (Operation *user : ring->getUsers())
+      if (auto view = dyn_cast<gpu::RingViewOp>(user)) values.push_back(view.getView());
+    for (Value v : values)
+      for (Operation *user : v.getUsers()) {
+        if (isa<gpu::RingViewOp>(user)) continue;
+        if (user->getBlock() != block || !isa<gpu::AsyncCopyOp, gpu::RingDotOp>(user)) return false;
+        copied |= isa<gpu::AsyncCopyOp>(user);
+      }
+    return copied;
+  }
+
+  void keepInFlightAcrossSlots(scf::ForOp loop, CopiedInIteration d) {
+    MLIRContext *ctx = f_.getContext();
+    auto twoSlots = [&](Value ring) {
+      auto type = cast<gpu::OperandRingType>(ring.getType());
+      ring.setType(gpu::OperandRingType::get(ctx, 2, type.getStaged(), type.getOperand()));
+    };
+    for (gpu::OperandRingOp ring : d.rings) {
+      twoSlots(ring.getRing());
+      for (Operation *user : ring->getUsers()) {
+        if (auto view = dyn_cast<gpu::RingViewOp>(user)) twoSlots(view.getView());
+        if (auto copy = dyn_cast<gpu::AsyncCopyOp>(user)) {
+          copy.removeSlotAttr();
+          copy.setSlotsBehindAttr(IntegerAttr::get(IntegerType::get(ctx, 32), 0));
+        }
+      }
+    }
+    gpu::setRingSlots(loop, 2);
+    d.carried.dot.setInFlight(true);
+    BlockArgument accumulator = loop.getRegionIterArg(d.carried.index);
+    if (d.carried.readByOthers) waitBeforeFirstRead(d.carried.dot->getBlock(), accumulator);
+    if (d.branch) {
+      // The other arm waits too: the next iteration that copies may refill the slot the dot
+      // reads (the slot rotates with every iteration, copied or not).
+      scf::YieldOp yield = d.branch.elseYield();
+      OpBuilder b(yield);
+      auto wait = b.create<gpu::DotsWaitOp>(yield.getLoc(), TypeRange{accumulator.getType()}, ValueRange{accumulator});
+      yield->setOperand(d.branchIndex, wait.getResult(0));
+    }
+    waitWhereLoopExits(loop, {loop.getResult(d.carried.index)});
+  }
+
   // A dot whose result only accumulates into the next dot of its block (Sparse MLA's Q K^T over
   // three pairs of tiles: Q's tail with the tail rows, then each half of Q with its half of
   // the rows) returns with its group running: the next dot is issued behind it, and that
@@ -158,10 +317,15 @@ class DotsInFlight {
   // may touch memory (a slot released there could be refilled while the group reads it)
   // but a wait for copies (the seed's Sparse MLA waits for its KV tile there: those copies
   // go to other slots, the first dot's having landed before it was issued), and A must come
-  // from shared memory (registersOfAKept).
+  // from shared memory (registersOfAKept). Not in a loop whose carried dot stays in flight
+  // across iterations: ptxas then serialized every wgmma of the kernel (C7514; the seed's
+  // Sparse MLA on an H100: 9.20 ms with both, 8.22 with the chain alone, 7.68 with P V in
+  // flight alone).
   void chainAccumulations() {
     f_.walk([&](gpu::RingDotOp dot) {
       if (dot.getInFlight() || !dot->hasOneUse() || !isa<gpu::OperandRingType>(dot.getA().getType())) return;
+      for (auto loop = dot->getParentOfType<scf::ForOp>(); loop; loop = loop->getParentOfType<scf::ForOp>())
+        if (carriedInFlight_.contains(loop)) return;
       auto next = dyn_cast<gpu::RingDotOp>(*dot->getUsers().begin());
       if (!next || next.getC() != dot.getResult() || next->getBlock() != dot->getBlock()) return;
       for (Operation *op = dot->getNextNode(); op != next; op = op->getNextNode())
@@ -192,9 +356,14 @@ class DotsInFlight {
   void keepInFlight(scf::ForOp loop, ArrayRef<CarriedDot> dots, ArrayRef<gpu::OperandRingOp> rings) {
     MLIRContext *ctx = f_.getContext();
     const int slots = *gpu::ringSlots(loop) + 1;
+    auto retype = [&](Value ring) {
+      auto type = cast<gpu::OperandRingType>(ring.getType());
+      ring.setType(gpu::OperandRingType::get(ctx, slots, type.getStaged(), type.getOperand()));
+    };
     for (gpu::OperandRingOp ring : rings) {
-      auto type = ring.getType();
-      ring.getRing().setType(gpu::OperandRingType::get(ctx, slots, type.getStaged(), type.getOperand()));
+      retype(ring.getRing());
+      for (Operation *user : ring->getUsers())
+        if (auto view = dyn_cast<gpu::RingViewOp>(user)) retype(view.getView());
     }
     gpu::setRingSlots(loop, slots);
     loop.getBody()->walk([&](gpu::AsyncCopyOp copy) {
@@ -204,8 +373,14 @@ class DotsInFlight {
     for (CarriedDot d : dots) {
       d.dot.setInFlight(true);
       accumulators.push_back(loop.getResult(d.index));
-      if (d.readByOthers) waitBeforeFirstRead(loop, loop.getRegionIterArg(d.index));
+      if (d.readByOthers) waitBeforeFirstRead(loop.getBody(), loop.getRegionIterArg(d.index));
     }
+    waitWhereLoopExits(loop, accumulators);
+  }
+
+  // The wait for the loop's last groups, `accumulators` among its results.
+  void waitWhereLoopExits(scf::ForOp loop, ArrayRef<Value> accumulators) {
+    MLIRContext *ctx = f_.getContext();
     // The wait goes where the loop exits, inside a guard that skips loop and wait when the
     // loop runs no iteration: ptxas serializes every wgmma of the loop (C7514) when any
     // instruction comes between the loop's exit and the wait, and the code after the loop
@@ -246,20 +421,24 @@ class DotsInFlight {
   // The iteration waits for the previous iteration's group before it first reads the
   // accumulator: late, so that what comes before (its barrier, copies and other dots) is
   // issued while the group runs.
-  void waitBeforeFirstRead(scf::ForOp loop, BlockArgument accumulator) {
+  // (Reads in `block`, or in ops nested in it.)
+  void waitBeforeFirstRead(Block *block, BlockArgument accumulator) {
     Operation *first = nullptr;
     for (Operation *user : accumulator.getUsers()) {
-      Operation *op = loop.getBody()->findAncestorOpInBlock(*user);
-      if (!first || op->isBeforeInBlock(first)) first = op;
+      Operation *op = block->findAncestorOpInBlock(*user);
+      if (op && (!first || op->isBeforeInBlock(first))) first = op;
     }
     OpBuilder b(first);
     auto wait = b.create<gpu::DotsWaitOp>(first->getLoc(), TypeRange{accumulator.getType()}, ValueRange{accumulator});
-    accumulator.replaceAllUsesExcept(wait.getResult(0), wait);
+    accumulator.replaceUsesWithIf(wait.getResult(0), [&](OpOperand &use) {
+      return use.getOwner() != wait && block->findAncestorOpInBlock(*use.getOwner());
+    });
   }
 
   func::FuncOp f_;
   const TargetInfo &target_;
   int64_t threads_;
+  llvm::SmallPtrSet<Operation *, 4> carriedInFlight_;  // loops whose carried dot stays in flight
 };
 
 struct KeepDotsInFlightPass : impl::KeepDotsInFlightBase<KeepDotsInFlightPass> {

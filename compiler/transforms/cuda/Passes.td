@@ -155,7 +155,7 @@ def AffineCopyAddresses : Pass<"tle-affine-copy-addresses", "::mlir::func::FuncO
 }
 
 def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, KernelOptions {
-  let summary = "leave a wgmma group in flight: a ring loop's accumulating dot across iterations, a dot accumulating into the next";
+  let summary = "leave a wgmma group in flight: a loop's accumulating dot across iterations, a dot accumulating into the next";
   let description = [{
     A tle_gpu.ring_dot that runs on wgmma and whose accumulator the loop carries gets
     `in_flight` (one whose A is in registers only where no other dot of the loop reads A
@@ -165,9 +165,19 @@ def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, 
     accumulators back.
     Loops whose extra slots would not fit in shared memory, or would leave room for fewer
     resident blocks per multiprocessor, are left as they are.
+    A loop without a ring whose dot reads one-slot rings that its block fills and waits for
+    in the same iteration (num_stages of 0 or 1; the seed's Sparse MLA) gets the same where
+    the dot's accumulator reaches the loop's yield directly or through a branch whose other
+    arm passes it on: those rings get a second slot, the loop `tle_gpu.ring_slots = 2`, their
+    copies `slots_behind = 0` (this iteration's slot), and the other arm a
+    tle_gpu.dots_wait (the next copying iteration may refill the slot the group reads). Only
+    where the kernel's tiles and an A operand in registers, kept live while the group runs,
+    fit 1.3 times over in the registers tle-bound-registers will leave a thread.
     Within a block, a ring dot on wgmma with A from a ring whose only use is the accumulator
     of the next ring dot on wgmma, with nothing touching memory between them, gets
-    `in_flight` as well: the next dot's wait covers it (Sparse MLA's Q K^T over three pairs).
+    `in_flight` as well: the next dot's wait covers it (the warp-specialized Sparse MLA's
+    Q K^T over three pairs); not in a loop whose carried dot stays in flight (ptxas then
+    serialized every wgmma).
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];

@@ -306,7 +306,7 @@ func.func @copy_scalar_mask_not_i1(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.bloc
 
 func.func @copy_too_far_behind(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>) {
   %r = tle_gpu.operand_ring : <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>
-  // expected-error @+1 {{slots_behind must be between 1 and the ring's slots - 1}}
+  // expected-error @+1 {{slots_behind must be between 0 and the ring's slots - 1}}
   tle_gpu.async_copy %p into %r {slots_behind = 2 : i32} : tensor<64x64x!tle.ptr<f16>, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, <2, tensor<64x64xf16, #tle_gpu.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>>, tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 1>, 16>>>
   return
 }
