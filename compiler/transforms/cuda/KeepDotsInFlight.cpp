@@ -190,6 +190,14 @@ class DotsInFlight {
     SmallVector<gpu::OperandRingOp> rings;
   };
   std::optional<CopiedInIteration> copiedInIteration(scf::ForOp loop) {
+    // The loop's slot index would stand for an enclosing ring loop's in the body's reads of
+    // that loop's rings (the printer takes the innermost ring loop's).
+    bool readsOuterRing = false;
+    loop.getBody()->walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (auto ring = dyn_cast<gpu::OperandRingType>(v.getType()); ring && !gpu::isResident(ring)) readsOuterRing = true;
+    });
+    if (readsOuterRing) return std::nullopt;
     for (gpu::RingDotOp dot : ringDotsOf(loop)) {
       if (dot.getInFlight() || !dot->hasOneUse() || !runsOnWgmma(dot, target_) || !registersOfAKept(dot, loop)) continue;
       CopiedInIteration found;
