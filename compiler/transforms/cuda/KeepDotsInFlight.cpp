@@ -286,16 +286,22 @@ class DotsInFlight {
     return copied;
   }
 
+  // Gives `ring` and the views of it `slots` slots.
+  static void resize(gpu::OperandRingOp ring, int slots) {
+    auto retype = [&](Value value) {
+      auto type = cast<gpu::OperandRingType>(value.getType());
+      value.setType(gpu::OperandRingType::get(value.getContext(), slots, type.getStaged(), type.getOperand()));
+    };
+    retype(ring.getRing());
+    for (Operation *user : ring->getUsers())
+      if (auto view = dyn_cast<gpu::RingViewOp>(user)) retype(view.getView());
+  }
+
   void keepInFlightAcrossSlots(scf::ForOp loop, CopiedInIteration d) {
     MLIRContext *ctx = f_.getContext();
-    auto twoSlots = [&](Value ring) {
-      auto type = cast<gpu::OperandRingType>(ring.getType());
-      ring.setType(gpu::OperandRingType::get(ctx, 2, type.getStaged(), type.getOperand()));
-    };
     for (gpu::OperandRingOp ring : d.rings) {
-      twoSlots(ring.getRing());
+      resize(ring, 2);
       for (Operation *user : ring->getUsers()) {
-        if (auto view = dyn_cast<gpu::RingViewOp>(user)) twoSlots(view.getView());
         if (auto copy = dyn_cast<gpu::AsyncCopyOp>(user)) {
           copy.removeSlotAttr();
           copy.setSlotsBehindAttr(IntegerAttr::get(IntegerType::get(ctx, 32), 0));
@@ -364,15 +370,7 @@ class DotsInFlight {
   void keepInFlight(scf::ForOp loop, ArrayRef<CarriedDot> dots, ArrayRef<gpu::OperandRingOp> rings) {
     MLIRContext *ctx = f_.getContext();
     const int slots = *gpu::ringSlots(loop) + 1;
-    auto retype = [&](Value ring) {
-      auto type = cast<gpu::OperandRingType>(ring.getType());
-      ring.setType(gpu::OperandRingType::get(ctx, slots, type.getStaged(), type.getOperand()));
-    };
-    for (gpu::OperandRingOp ring : rings) {
-      retype(ring.getRing());
-      for (Operation *user : ring->getUsers())
-        if (auto view = dyn_cast<gpu::RingViewOp>(user)) retype(view.getView());
-    }
+    for (gpu::OperandRingOp ring : rings) resize(ring, slots);
     gpu::setRingSlots(loop, slots);
     loop.getBody()->walk([&](gpu::AsyncCopyOp copy) {
       if (!copy.getSlot()) copy.setSlotsBehindAttr(IntegerAttr::get(IntegerType::get(ctx, 32), 2));
