@@ -369,7 +369,8 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
           define(op, "tle::load_uniform<tle::Cache::" + cache + ">(" + args + ", " + smem + ")", "loaded");
           return;
         }
-        define(op, "tle::load<" + std::to_string(gpu::vectorWidth(op)) + ", tle::Cache::" + cache + masking(op) + ">(" + args + ")",
+        define(op, std::string(global ? "tle::load_global<" : "tle::load<") + std::to_string(gpu::vectorWidth(op)) +
+                       ", tle::Cache::" + cache + masking(op) + ">(" + args + ")",
                "loaded");
       })
       .Case<ir::StoreOp>([&](ir::StoreOp s) {
