@@ -107,8 +107,8 @@ TLE_DEVICE void store_element(T *p, const T &value) {
 // ld.global, without a branch (inline PTX: cuda::ptx::ld has no predicated form). Behind a
 // branch ptxas issued a loop's masked loads one at a time when their addresses shared a base
 // register (the layer norm's rows of 16k columns: 0.65x Triton, 0.88x predicated). The
-// destination starts as `fallback` ("+r"): outputs left undefined and selected afterwards cost
-// registers and spilled (0.09x). Widths below 4 bytes keep the select.
+// destination starts as `fallback` ("+r"): outputs left undefined and selected afterwards
+// made one row of that sweep 0.09x. Widths below 4 bytes keep the select.
 #define TLE_LD_GLOBAL_IF(QUALIFIER)                                                                                   \
   do {                                                                                                                \
     if constexpr (sizeof(R) == 16)                                                                                    \
