@@ -143,6 +143,16 @@ TLE_DEVICE R load_global_if(const R *p, bool on, R fallback) {
 }
 #undef TLE_LD_GLOBAL_IF
 
+// The Bytes at `dst`, which hold the fallback, replaced by those at `src` where `on` holds.
+template <Cache C, int Bytes, class T>
+TLE_DEVICE void load_global_into(T *dst, const void *src, bool on) {
+  using R = typename raw_storage<Bytes>::type;
+  R bits;
+  memcpy(&bits, dst, Bytes);
+  bits = load_global_if<C>(static_cast<const R *>(src), on, bits);
+  memcpy(dst, &bits, Bytes);
+}
+
 // `Global`: the pointers are into global memory, so masked accesses predicate ld.global.
 template <int Vec, Cache C, Masking M, bool Global, class P, class L, int... S>
 TLE_DEVICE Tile<pointee_t<P>, L, S...> load_tile(const Tile<P, L, S...> &ptrs, const Tile<bool, L, S...> *mask,
@@ -158,12 +168,8 @@ TLE_DEVICE Tile<pointee_t<P>, L, S...> load_tile(const Tile<P, L, S...> &ptrs, c
       if (mask && !all_set<Vec>(*mask, g)) {
         TLE_UNROLL for (int i = 0; i < Vec; ++i) {
           if constexpr (Global) {
-            using E = typename raw_storage<sizeof(T)>::type;
-            E bits;
-            const T fill = fallback(g + i);
-            memcpy(&bits, &fill, sizeof(T));
-            bits = load_global_if<C>(reinterpret_cast<const E *>(ptrs.v[g + i]), mask->v[g + i], bits);
-            memcpy(&out.v[g + i], &bits, sizeof(T));
+            out.v[g + i] = fallback(g + i);
+            load_global_into<C, sizeof(T)>(&out.v[g + i], ptrs.v[g + i], mask->v[g + i]);
           } else {
             out.v[g + i] = mask->v[g + i] ? load_element<C>(ptrs.v[g + i]) : fallback(g + i);
           }
@@ -171,15 +177,9 @@ TLE_DEVICE Tile<pointee_t<P>, L, S...> load_tile(const Tile<P, L, S...> &ptrs, c
         continue;
       }
     } else if (mask) {
-      if constexpr (Global) {
+      if (Global || !mask->v[g]) {
         TLE_UNROLL for (int i = 0; i < Vec; ++i) out.v[g + i] = fallback(g + i);
-        R bits;
-        memcpy(&bits, &out.v[g], sizeof(R));
-        bits = load_global_if<C>(reinterpret_cast<const R *>(ptrs.v[g]), mask->v[g], bits);
-        memcpy(&out.v[g], &bits, sizeof(R));
-        continue;
-      } else if (!mask->v[g]) {
-        TLE_UNROLL for (int i = 0; i < Vec; ++i) out.v[g + i] = fallback(g + i);
+        if constexpr (Global) load_global_into<C, sizeof(R)>(&out.v[g], ptrs.v[g], mask->v[g]);
         continue;
       }
     }
@@ -235,11 +235,11 @@ TLE_DEVICE pointee_t<P> load(P ptr, bool mask, pointee_t<P> other = pointee_t<P>
 }
 template <int Vec, Cache C = Cache::normal, class P>
 TLE_DEVICE pointee_t<P> load_global(P ptr) {
-  return load_raw<C>(ptr);
+  return load<Vec, C>(ptr);
 }
 template <int Vec, Cache C = Cache::normal, class P>
 TLE_DEVICE pointee_t<P> load_global(P ptr, bool mask, pointee_t<P> other = pointee_t<P>()) {
-  return mask ? load_raw<C>(ptr) : other;
+  return load<Vec, C>(ptr, mask, other);
 }
 
 // A value thread 0 has, for every thread of the block (through 'scratch' in shared memory).
