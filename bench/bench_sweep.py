@@ -2,6 +2,8 @@
 """The matmul config sweep (issue 12): every kernel of bench/sweep.list (Triton tutorial
 03's CUDA autotune configs, fp16 and bf16, unhinted signatures) against Triton 3.6's JIT with
 the same config, on several shapes, in one process; cuBLAS (torch.matmul) for reference.
+fp8 kernels (bench/sweep_fp8.list: `mm_fp8...`) get the tutorial's fp8 inputs, float8_e5m2
+A and pre-transposed B, fp16 C, checked against the float32 product; no cuBLAS column.
 Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
 bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
 Usage: bench/bench_sweep.py [--build build-gpu/sweep]"""
@@ -16,6 +18,8 @@ SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 1024, 4096), (1024, 102
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join("build-gpu", "sweep"))
+    parser.add_argument("--b-k-contiguous", action="store_true",
+                        help="fp16/bf16 B pre-transposed as for fp8 (x @ W.T): K contiguous, stride_bk = 1")
     args = parser.parse_args()
     build(args.build)
     import torch
@@ -29,13 +33,23 @@ def main():
     ratios = []
     torch.manual_seed(0)
     for (m, n, k) in SHAPES:
-        for dt_name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
-            a = torch.randn(m, k, device="cuda", dtype=dt)
-            b = torch.randn(k, n, device="cuda", dtype=dt)
-            c = torch.empty(m, n, device="cuda", dtype=dt)
+        for dt_name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16), ("fp8", torch.float8_e5m2)):
+            if not any(s.startswith("mm_" + dt_name) for s in kernels):
+                continue
             flops = 2.0 * m * n * k
-            ref = torch.matmul(a, b)
-            t_cublas = bench(lambda: torch.matmul(a, b))
+            if dt_name == "fp8":  # tutorial 03's fp8 benchmark: b = b.T, then to float8_e5m2
+                a = torch.randn(m, k, device="cuda", dtype=torch.float16).to(dt)
+                b = torch.randn(n, k, device="cuda", dtype=torch.float16).to(dt).T
+                c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+                ref = torch.matmul(a.float(), b.float())
+                t_cublas = float("nan")
+            else:
+                a = torch.randn(m, k, device="cuda", dtype=dt)
+                b = torch.randn(n, k, device="cuda", dtype=dt).T if args.b_k_contiguous else \
+                    torch.randn(k, n, device="cuda", dtype=dt)
+                c = torch.empty(m, n, device="cuda", dtype=dt)
+                ref = torch.matmul(a, b)
+                t_cublas = bench(lambda: torch.matmul(a, b))
             for sym in sorted(s for s in kernels if s.startswith("mm_" + dt_name)):
                 run_tlec, run_triton = matmul_launchers(kernels, tri, sym, a, b, c)
                 c.fill_(float("nan"))

@@ -64,9 +64,11 @@ def matmul_launchers(kernels, tri, sym, a, b, c):
     (m, k), n = a.shape, b.shape[1]
     grid = (math.ceil(m / bm) * math.ceil(n / bn),)
     strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    # stride_ak, stride_bk and stride_cn hinted 1 are no parameters of the mm_fp8k1_ kernels.
+    tlec_strides = (a.stride(0), b.stride(1), c.stride(0)) if sym.startswith("mm_fp8k1_") else strides
 
     def tlec():
-        kernels[sym](grid, a, b, c, m, n, k, *strides)
+        kernels[sym](grid, a, b, c, m, n, k, *tlec_strides)
 
     def triton():
         tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,

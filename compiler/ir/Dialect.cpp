@@ -256,7 +256,10 @@ LogicalResult DotOp::verify() {
   if (k != k2) return emitOpError("inner dimensions differ: ") << k << " and " << k2;
   if (c.getDimSize(r - 2) != m || c.getDimSize(r - 1) != n) return emitOpError("accumulator shape must be ") << m << "x" << n;
   if (getType() != c) return emitOpError("result type must be the accumulator type");
-  if (a.getElementType() != b.getElementType()) return emitOpError("a and b must have one element type");
+  auto isFp8 = [](Type t) { return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8; };
+  // fp8 operands may mix formats (e4m3 with e5m2), as in Triton and the fp8 mma instructions.
+  if (a.getElementType() != b.getElementType() && !(isFp8(a.getElementType()) && isFp8(b.getElementType())))
+    return emitOpError("a and b must have one element type (or both be fp8)");
   StringRef p = getInputPrecision();
   if (p != "ieee" && p != "tf32" && p != "tf32x3") return emitOpError("unknown input precision '") << p << "'";
   return success();

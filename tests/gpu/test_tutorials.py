@@ -164,6 +164,20 @@ def test_matmul(k):
         k["mm_fp16_128_kodd"]((triton_cdiv(m, 128) * triton_cdiv(n, 128),), a, b, c, m, n, kk, a.stride(0), b.stride(0),
                               c.stride(0))
         check(f"matmul mm_fp16_128_kodd {m}x{n}x{kk}", c, matmul_ref(a, b, ""), 5e-2, 1e-2)
+    # fp8 as tutorial 03's benchmark feeds it: B pre-transposed (K contiguous), C fp16. The
+    # hinted kernel takes no unit strides (stride_ak, stride_bk, stride_cn).
+    e5m2, e4m3 = torch.float8_e5m2, torch.float8_e4m3fn
+    for sym, ta, tb, bm, bn in (("mm_fp8_small", e5m2, e5m2, 64, 64), ("mm_fp8_mixed", e4m3, e5m2, 64, 64),
+                                ("mm_fp8_128", e5m2, e5m2, 128, 128)):
+        shapes = ((400, 272, 208), (1024, 512, 768)) + (((333, 257, 129), (1, 17, 40)) if sym != "mm_fp8_128" else ())
+        for m, n, kk in shapes:
+            a = torch.randn(m, kk, device="cuda", dtype=torch.float16).to(ta)
+            b = torch.randn(n, kk, device="cuda", dtype=torch.float16).to(tb).T
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+            strides = (a.stride(0), b.stride(1), c.stride(0)) if sym == "mm_fp8_128" else \
+                (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+            k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, *strides)
+            check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a.float(), b.float(), ""), 5e-2, 1e-2)
     # The persistent matmul: at most NUM_SMS (132) programs, each walking tiles NUM_SMS apart.
     # N stays a multiple of 8: the kernel's max_contiguous hint on its clamped column indices
     # (as in Triton's tutorial) is only true then; K = 33 makes rows unaligned (the generic

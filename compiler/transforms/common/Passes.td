@@ -37,9 +37,11 @@ def SpecializeParameters : Pass<"tle-specialize-parameters", "::mlir::ModuleOp">
     reaches an address (strides, offsets); an integer compared with indices or bounding a
     loop (sizes). Other parameters (floats, pointers read as scalars, integers only divided
     by) gain nothing and get no assumption. It then adds
-    at most two variants, tried in this order by the launcher: (1) vector pointers aligned,
+    variants, tried in this order by the launcher: (1) vector pointers aligned,
     unit-stride candidates equal to 1 (compiled in as constants), every other integer
-    divisible by 16; (2) the same without assumptions on the sizes. The kernel itself stays
+    divisible by 16; (2) the same without assumptions on the sizes; (3, 4) for at most two
+    dot operands loaded as base + i * s_first + j * s_last, (1) with that operand stored the
+    other way round (s_first equal to 1, s_last divisible by 16). The kernel itself stays
     as the generic fallback. Variants are named KERNEL__s1, KERNEL__s2 and carry
     tle.dispatch (the launcher's symbol) and tle.variant.
   }];

@@ -161,6 +161,101 @@ Role pointerRole(Value arg) {
   return Role::None;
 }
 
+// A dot operand loaded through a tensor of pointers `base + i * s_first + j * s_last`
+// (i varying along the first axis only, j along the last): the base pointer's parameter and
+// the integer parameters striding each axis. A caller may hand the matrix in either order
+// (tutorial 03's fp8 B and nn.Linear's weights are K-contiguous), and only the variant
+// compiled for that order reads it in 16-byte chunks.
+struct OperandStrides {
+  unsigned pointer;
+  llvm::SmallVector<unsigned> first, last;
+};
+
+// The function argument `v` is, through splats, broadcasts, expansions and integer casts.
+std::optional<unsigned> directArgument(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(def))
+      return std::nullopt;
+    v = def->getOperand(0);
+  }
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp())) return std::nullopt;
+  return arg.getArgNumber();
+}
+
+// The axis a rank-2 index tensor varies along alone ([N, 1]: 0, [1, N]: 1).
+std::optional<int> soleAxis(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  if (!tensor || tensor.getRank() != 2) return std::nullopt;
+  if (tensor.getDimSize(0) > 1 && tensor.getDimSize(1) == 1) return 0;
+  if (tensor.getDimSize(0) == 1 && tensor.getDimSize(1) > 1) return 1;
+  return std::nullopt;
+}
+
+// Adds the parameters multiplying an index of one axis in `offset` (a sum of such terms).
+void collectAxisStrides(Value offset, OperandStrides &out) {
+  SmallVector<Value> work{offset};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def) continue;
+    if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+      work.append(def->operand_begin(), def->operand_end());
+    } else if (isa<ir::BroadcastOp, arith::ExtSIOp, arith::ExtUIOp>(def)) {
+      work.push_back(def->getOperand(0));
+    } else if (isa<arith::MulIOp>(def)) {
+      for (int side : {0, 1}) {
+        std::optional<unsigned> arg = directArgument(def->getOperand(side));
+        std::optional<int> axis = soleAxis(def->getOperand(1 - side).getType());
+        if (arg && axis) (*axis == 0 ? out.first : out.last).push_back(*arg);
+      }
+    }
+  }
+}
+
+// The pointer parameter and axis strides of each dot operand loaded by pointer arithmetic.
+SmallVector<OperandStrides> dotOperandStrides(func::FuncOp kernel) {
+  SmallVector<OperandStrides> found;
+  kernel.walk([&](ir::DotOp dot) {
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      Value v = operand;
+      while (Operation *def = v.getDefiningOp()) {  // conversions and transposes of the loaded tile
+        if (!isa<ir::TransOp>(def) && !(def->getNumOperands() == 1 && isa<arith::ArithDialect>(def->getDialect()))) break;
+        v = def->getOperand(0);
+      }
+      auto load = v.getDefiningOp<ir::LoadOp>();
+      if (!load) continue;
+      OperandStrides strides;
+      Value ptr = load.getPtr();
+      bool reached = false;
+      for (int steps = 0; steps < 32 && !reached; ++steps) {
+        if (auto arg = dyn_cast<BlockArgument>(ptr)) {
+          if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()); loop && arg.getArgNumber() > 0) {
+            ptr = loop.getInitArgs()[arg.getArgNumber() - 1];  // the pointers the loop starts from
+            continue;
+          }
+          if (isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
+            strides.pointer = arg.getArgNumber();
+            reached = true;
+          }
+          break;
+        }
+        Operation *def = ptr.getDefiningOp();
+        if (auto add = dyn_cast<ir::AddPtrOp>(def)) {
+          collectAxisStrides(add.getOffset(), strides);
+          ptr = add.getPtr();
+        } else if (isa<ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp>(def)) {
+          ptr = def->getOperand(0);
+        } else {
+          break;
+        }
+      }
+      if (reached && !strides.first.empty() && !strides.last.empty()) found.push_back(std::move(strides));
+    }
+  });
+  return found;
+}
+
 struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParametersPass> {
   void runOnOperation() override {
     SmallVector<func::FuncOp> kernels;
@@ -198,6 +293,26 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
                                                                          : Assume::Divisible16);
       if (llvm::all_of(v, [](Assume a) { return a == Assume::Nothing; })) continue;
       variants.push_back(std::move(v));
+    }
+    // (3, 4) as (1) for a dot operand stored the other way round: its first axis' strides
+    // equal to 1, its last axis' divisible by 16 (at most two such operands).
+    if (!variants.empty()) {
+      unsigned added = 0;
+      SmallVector<unsigned, 2> pointers;
+      for (const OperandStrides &o : dotOperandStrides(kernel)) {
+        auto is = [&](ArrayRef<unsigned> args, Role role) {
+          return llvm::all_of(args, [&](unsigned a) { return roles[a] == role; });
+        };
+        if (added == 2 || roles[o.pointer] != Role::Vector || !is(o.last, Role::UnitStride) || !is(o.first, Role::Address) ||
+            llvm::is_contained(pointers, o.pointer))
+          continue;
+        pointers.push_back(o.pointer);
+        SmallVector<Assume> v = variants.front();
+        for (unsigned a : o.first) v[a] = Assume::One;
+        for (unsigned a : o.last) v[a] = Assume::Divisible16;
+        variants.push_back(std::move(v));
+        ++added;
+      }
     }
     std::string symbol = kernel.getSymName().str();
     ir::setDispatch(kernel, symbol, 0);

@@ -579,6 +579,65 @@ TLE_DEVICE void mma_16832_s8(int32_t *d, const uint32_t *a, const uint32_t *b) {
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+template <class T>
+struct is_fp8 {
+  static constexpr bool value = false;
+};
+template <>
+struct is_fp8<__nv_fp8_e4m3> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_fp8<__nv_fp8_e5m2> {
+  static constexpr bool value = true;
+};
+
+// fp8 operands (e4m3, e5m2, mixed as Triton allows) into an fp32 accumulator. The m16n8k32
+// fragments are the int8 ones: a thread holds four consecutive k of a row (or column) per
+// register.
+template <class T>
+TLE_DEVICE uint32_t pack4_fp8(const T *f) {
+  uint32_t r;
+  memcpy(&r, f, 4);  // __nv_fp8_* is one byte of storage
+  return r;
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+// sm_89 and later: mma.sync takes fp8 directly.
+#define TLE_MMA_FP8(TA, TB, PA, PB)                                                                            \
+  TLE_DEVICE void mma_16832_fp8(float *d, const uint32_t *a, const uint32_t *b, TA, TB) {                      \
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." PA "." PB ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                              \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));                          \
+  }
+TLE_MMA_FP8(__nv_fp8_e4m3, __nv_fp8_e4m3, "e4m3", "e4m3")
+TLE_MMA_FP8(__nv_fp8_e4m3, __nv_fp8_e5m2, "e4m3", "e5m2")
+TLE_MMA_FP8(__nv_fp8_e5m2, __nv_fp8_e4m3, "e5m2", "e4m3")
+TLE_MMA_FP8(__nv_fp8_e5m2, __nv_fp8_e5m2, "e5m2", "e5m2")
+#undef TLE_MMA_FP8
+#else
+// Older targets: f16 holds every e4m3 and e5m2 value exactly, so the step is two m16n8k16
+// f16 instructions on the widened bytes. A k permutation shared by A and B leaves the sum
+// alone: k16 positions 2t, 2t+1 of the first instruction take fp8 k 4t, 4t+1 and positions
+// 8+2t, 9+2t take 4t+2, 4t+3 (t = lane % 4); the second instruction the same from k 16 on.
+TLE_DEVICE __nv_fp8_interpretation_t fp8_kind(__nv_fp8_e4m3) { return __NV_E4M3; }
+TLE_DEVICE __nv_fp8_interpretation_t fp8_kind(__nv_fp8_e5m2) { return __NV_E5M2; }
+template <class T>
+TLE_DEVICE uint32_t widen_fp8_pair(uint32_t four, int pair) {
+  const __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(four >> (16 * pair)), fp8_kind(T()));
+  return static_cast<uint32_t>(h.x) | (static_cast<uint32_t>(h.y) << 16);
+}
+template <class TA, class TB>
+TLE_DEVICE void mma_16832_fp8(float *d, const uint32_t *a, const uint32_t *b, TA, TB) {
+  TLE_UNROLL for (int half = 0; half < 2; ++half) {
+    const uint32_t lowA = a[2 * half], highA = a[2 * half + 1];  // rows g and g + 8
+    const uint32_t ra[4] = {widen_fp8_pair<TA>(lowA, 0), widen_fp8_pair<TA>(highA, 0), widen_fp8_pair<TA>(lowA, 1),
+                            widen_fp8_pair<TA>(highA, 1)};
+    const uint32_t rb[2] = {widen_fp8_pair<TB>(b[half], 0), widen_fp8_pair<TB>(b[half], 1)};
+    mma_16816(d, ra, rb, __half());
+  }
+}
+#endif
+
 // 16-bit operands already in registers (DotOperand layouts), read like SharedMma16Operand.
 template <class TileT>
 struct RegisterMma16Operand {
@@ -623,9 +682,10 @@ TLE_DEVICE void mma16_steps(const OA &a, const OB &b, Acc &d) {
 }
 
 // c + a @ b. A: M x K, B: K x N, C: M x N (fp32, or int32 for int8 inputs).
-template <Precision P, class TA, int WM, int WN, int G, int Bits, class TC, int M, int N, int K>
+// TB differs from TA only for fp8 (e4m3 with e5m2).
+template <Precision P, class TA, class TB, int WM, int WN, int G, int Bits, class TC, int M, int N, int K>
 TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot(const Tile<TA, DotOperand<0, Mma<WM, WN, G>, Bits>, M, K> &a,
-                                             const Tile<TA, DotOperand<1, Mma<WM, WN, G>, Bits>, K, N> &b,
+                                             const Tile<TB, DotOperand<1, Mma<WM, WN, G>, Bits>, K, N> &b,
                                              const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
   constexpr int kInstrK = DotOperand<0, Mma<WM, WN, G>, Bits>::kInstrK;
   constexpr int workM = working_warps<WM, M, 16>(), workN = working_warps<WN, N, 8>();
@@ -642,7 +702,7 @@ TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot(const Tile<TA, DotOperand<0, Mma<W
       TLE_UNROLL for (int mi = 0; mi < numM; ++mi) {
         TLE_UNROLL for (int ni = 0; ni < numN; ++ni) {
           const TA *fa = &a.v[(ki + numK * mi) * aRegs];
-          const TA *fb = &b.v[(ki + numK * ni) * bRegs];
+          const TB *fb = &b.v[(ki + numK * ni) * bRegs];
           TC *acc = &d.v[(ni + numN * mi) * 4];
           if constexpr (Bits == 32) {
             if constexpr (P == Precision::ieee) {
@@ -652,6 +712,10 @@ TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot(const Tile<TA, DotOperand<0, Mma<W
               const uint32_t rb[2] = {to_tf32(fb[0]), to_tf32(fb[1])};
               mma_1688_tf32(acc, ra, rb);
             }
+          } else if constexpr (is_fp8<TA>::value) {
+            const uint32_t ra[4] = {pack4_fp8(fa), pack4_fp8(fa + 4), pack4_fp8(fa + 8), pack4_fp8(fa + 12)};
+            const uint32_t rb[2] = {pack4_fp8(fb), pack4_fp8(fb + 4)};
+            mma_16832_fp8(acc, ra, rb, TA(), TB());
           } else {
             const uint32_t ra[4] = {pack4(fa[0], fa[1], fa[2], fa[3]), pack4(fa[4], fa[5], fa[6], fa[7]),
                                     pack4(fa[8], fa[9], fa[10], fa[11]), pack4(fa[12], fa[13], fa[14], fa[15])};
