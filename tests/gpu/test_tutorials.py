@@ -178,6 +178,14 @@ def test_matmul(k):
                 (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
             k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, *strides)
             check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a.float(), b.float(), ""), 5e-2, 1e-2)
+    # B K-contiguous (x @ W.T): stride_bk hinted 1.
+    for sym, dtype, bm, bn in (("mm_fp16_bt_k32", torch.float16, 128, 128), ("mm_bf16_bt_64x256", torch.bfloat16, 64, 256)):
+        for m, n, kk in ((1024, 512, 768), (400, 272, 208)):
+            a = torch.randn(m, kk, device="cuda", dtype=dtype)
+            b = torch.randn(n, kk, device="cuda", dtype=dtype).T
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, a.stride(0), b.stride(1), c.stride(0))
+            check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, ""), 5e-2 if dtype == torch.float16 else 2e-1, 1e-2)
     # The persistent matmul: at most NUM_SMS (132) programs, each walking tiles NUM_SMS apart.
     # N stays a multiple of 8: the kernel's max_contiguous hint on its clamped column indices
     # (as in Triton's tutorial) is only true then; K = 33 makes rows unaligned (the generic

@@ -49,17 +49,17 @@ using namespace mlir;
 namespace {
 
 // Whether the library puts this ring as a wgmma operand in shared memory (kWgmmaLayout of
-// SharedMma16Operand): A rows of 64 or 32 elements along K; B rows of 64-element blocks
-// along its contiguous dimension.
+// SharedMma16Operand): A, and B arriving K-contiguous, rows of 64 or 32 elements along K;
+// B arriving N-contiguous rows of 64-element blocks along N.
 bool wgmmaReadable(gpu::OperandRingType ring) {
   auto operand = cast<gpu::DotOperandLayoutAttr>(ring.getOperand().getEncoding());
   auto staged = dyn_cast<gpu::BlockedLayoutAttr>(ring.getStaged().getEncoding());
   if (!staged) return false;
   ArrayRef<int64_t> shape = ring.getStaged().getShape();  // [M, K] for A, [K, N] for B
-  if (operand.getOpIdx() == 0) return wgmmaReadableA(shape[1]);
+  if (operand.getOpIdx() == 0) return wgmmaReadableAlongK(shape[1]);
   const bool kContiguous = staged.getOrder()[0] == 0;
   auto mma = cast<gpu::MmaLayoutAttr>(operand.getParent());
-  return kContiguous ? shape[0] % 64 == 0 : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
+  return kContiguous ? wgmmaReadableAlongK(shape[0]) : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
 }
 
 // Whether the library runs this dot on wgmma (use_wgmma in dot.cuh): B in shared memory,

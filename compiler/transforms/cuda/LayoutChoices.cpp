@@ -115,7 +115,7 @@ bool fillsMmaFragments(MmaWarps w, unsigned opIdx, ArrayRef<int64_t> shape) {
 
 bool isWgmmaWidth(int64_t n) { return n == 16 || n == 32 || n == 64 || n == 128 || n == 256; }
 
-bool wgmmaReadableA(int64_t k) { return k % 64 == 0 || k == 32; }
+bool wgmmaReadableAlongK(int64_t k) { return k % 64 == 0 || k == 32; }
 
 bool isChainedDot(ir::DotOp dot) { return static_cast<bool>(chainPartner(dot)); }
 

@@ -37,10 +37,11 @@ bool wgmmaColumns(MmaWarps warps, int64_t n);
 // Whether a dot operand tile of `shape` gives every warp whole mma fragments
 // (is_mma16_operand in dot.cuh).
 bool fillsMmaFragments(MmaWarps warps, unsigned opIdx, llvm::ArrayRef<int64_t> shape);
-// Whether wgmma reads an A operand of `k` 16-bit elements along K from shared memory
+// Whether wgmma reads an operand stored K-major (A, or B arriving K-contiguous) with rows of
+// `k` 16-bit elements along K from shared memory
 // (SharedMma16Operand's kWgmmaLayout in dot.cuh: the 128-byte swizzle of rows of multiples of
 // 64 elements, or the 64-byte one of 32).
-bool wgmmaReadableA(int64_t k);
+bool wgmmaReadableAlongK(int64_t k);
 
 // A coalesced access of `ptrType` tiles: dimensions fastest first, and how many consecutive
 // elements each thread takes along the first.

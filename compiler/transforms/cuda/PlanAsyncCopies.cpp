@@ -129,7 +129,7 @@ class AsyncCopyPlanner {
       if (!b || !gpu::isAsyncCopy(b) || !cast<RankedTensorType>(dot.getType()).getElementType().isF32()) return false;
       MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
       int64_t k = type.getShape()[1], n = cast<RankedTensorType>(dot.getType()).getShape()[1];
-      if (!wgmmaColumns(w, n) || !wgmmaReadableA(k)) return false;
+      if (!wgmmaColumns(w, n) || !wgmmaReadableAlongK(k)) return false;
       if (!fillsFragments(dot, 0, type)) return false;
       tight = tight || !fragmentFits(loop, type);
     }

@@ -223,14 +223,15 @@ struct SharedMma16Operand {
     else ldmatrix_x2(r, p, !kNMajorB);
   }
 
-  // For wgmma: B must be 128-byte swizzled, i.e. rows of 64-element blocks along its
-  // contiguous dimension (K or N); with N contiguous each warpgroup's columns start a block
-  // or its middle (32 columns: the swizzle applies to the address bits, and a 1024-byte
-  // aligned atom makes the offset one of 64 bytes in every row); A, K-major, may also have
-  // rows of 32 elements (the 64-byte swizzle; 16-element rows would be the 32-byte one, not
-  // yet run on a GPU, so they stay on mma.sync).
+  // For wgmma: an operand stored K-major (A; B arriving K-contiguous) has rows of 64-element
+  // blocks along K (the 128-byte swizzle) or of 32 elements (the 64-byte one; 16-element
+  // rows would be the 32-byte one, not yet run on a GPU, so they stay on mma.sync). B stored
+  // N-major must be 128-byte swizzled, rows of 64-element blocks along N, each warpgroup's
+  // columns starting a block or its middle (32 columns: the swizzle applies to the address
+  // bits, and a 1024-byte aligned atom makes the offset one of 64 bytes in every row).
   static constexpr int kASwizzleBytes = C % 64 == 0 ? 128 : C * 2;
-  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 : C % 64 == 0 && G % 32 == 0;
+  static constexpr int kBSwizzleBytes = R % 64 == 0 ? 128 : R * 2;  // B stored K-major (kNMajorB)
+  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 || R == 32 : C % 64 == 0 && G % 32 == 0;
   static constexpr bool kTransposedB = Op == 1 && !kNMajorB;  // N contiguous ("MN-major")
   // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki; 8-row groups one
   // swizzle atom (8 rows) apart.
@@ -241,9 +242,12 @@ struct SharedMma16Operand {
                                 Swizzle16<C, R>::offset(row, 16 * ki));
   }
   // B: the columns from `column` on of k16 step ki (as many as the instruction is wide).
-  // K-major: 8-row groups 1024 bytes apart; N-major also 64-column blocks R * 128 bytes apart.
+  // K-major: 8-row groups one swizzle atom apart, as A's; N-major: 8-row groups 1024 bytes
+  // apart and 64-column blocks R * 128 bytes apart.
   TLE_DEVICE uint64_t descriptor_b(int ki, int column) const {
-    if constexpr (kNMajorB) return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), 16, 1024), Swizzle16<R, C>::offset(column, 16 * ki));
+    if constexpr (kNMajorB)
+      return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), 16, 8 * kBSwizzleBytes, kBSwizzleBytes),
+                                  Swizzle16<R, C>::offset(column, 16 * ki));
     else return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), R * 128, 1024), Swizzle16<C, R>::offset(16 * ki, column));
   }
 };
