@@ -20,6 +20,8 @@ def main():
     parser.add_argument("--build", default=os.path.join("build-gpu", "sweep"))
     parser.add_argument("--b-k-contiguous", action="store_true",
                         help="fp16/bf16 B pre-transposed as for fp8 (x @ W.T): K contiguous, stride_bk = 1")
+    parser.add_argument("--a-m-contiguous", action="store_true",
+                        help="fp16/bf16 A a transposed view (X.T @ dY): M contiguous, stride_am = 1")
     args = parser.parse_args()
     build(args.build)
     import torch
@@ -44,7 +46,8 @@ def main():
                 ref = torch.matmul(a.float(), b.float())
                 t_cublas = float("nan")
             else:
-                a = torch.randn(m, k, device="cuda", dtype=dt)
+                a = torch.randn(k, m, device="cuda", dtype=dt).T if args.a_m_contiguous else \
+                    torch.randn(m, k, device="cuda", dtype=dt)
                 b = torch.randn(n, k, device="cuda", dtype=dt).T if args.b_k_contiguous else \
                     torch.randn(k, n, device="cuda", dtype=dt)
                 c = torch.empty(m, n, device="cuda", dtype=dt)

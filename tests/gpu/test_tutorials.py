@@ -186,6 +186,15 @@ def test_matmul(k):
             c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
             k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, a.stride(0), b.stride(1), c.stride(0))
             check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, ""), 5e-2 if dtype == torch.float16 else 2e-1, 1e-2)
+    # A M-contiguous (X^T): stride_am hinted 1.
+    for sym, dtype, bm, bn in (("mm_fp16_at_128", torch.float16, 128, 128), ("mm_bf16_at_k32", torch.bfloat16, 128, 128),
+                               ("mm_fp16_at_w2", torch.float16, 32, 64)):
+        for m, n, kk in ((1024, 512, 768), (400, 272, 208)):
+            a = torch.randn(kk, m, device="cuda", dtype=dtype).T
+            b = torch.randn(kk, n, device="cuda", dtype=dtype)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, a.stride(1), b.stride(0), c.stride(0))
+            check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, ""), 5e-2 if dtype == torch.float16 else 2e-1, 1e-2)
     # The persistent matmul: at most NUM_SMS (132) programs, each walking tiles NUM_SMS apart.
     # N stays a multiple of 8: the kernel's max_contiguous hint on its clamped column indices
     # (as in Triton's tutorial) is only true then; K = 33 makes rows unaligned (the generic

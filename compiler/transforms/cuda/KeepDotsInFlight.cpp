@@ -50,14 +50,16 @@ namespace {
 
 // Whether the library puts this ring as a wgmma operand in shared memory (kWgmmaLayout of
 // SharedMma16Operand): A, and B arriving K-contiguous, rows of 64 or 32 elements along K;
-// B arriving N-contiguous rows of 64-element blocks along N.
+// A arriving M-contiguous, 64-row blocks; B arriving N-contiguous rows of 64-element blocks
+// along N.
 bool wgmmaReadable(gpu::OperandRingType ring) {
   auto operand = cast<gpu::DotOperandLayoutAttr>(ring.getOperand().getEncoding());
   auto staged = dyn_cast<gpu::BlockedLayoutAttr>(ring.getStaged().getEncoding());
   if (!staged) return false;
   ArrayRef<int64_t> shape = ring.getStaged().getShape();  // [M, K] for A, [K, N] for B
-  if (operand.getOpIdx() == 0) return wgmmaReadableAlongK(shape[1]);
-  const bool kContiguous = staged.getOrder()[0] == 0;
+  const bool firstContiguous = staged.getOrder()[0] == 0;
+  if (operand.getOpIdx() == 0) return firstContiguous ? shape[0] % 64 == 0 : wgmmaReadableAlongK(shape[1]);
+  const bool kContiguous = firstContiguous;
   auto mma = cast<gpu::MmaLayoutAttr>(operand.getParent());
   return kContiguous ? wgmmaReadableAlongK(shape[0]) : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
 }

@@ -82,7 +82,7 @@ class AsyncCopyPlanner {
     auto dot = dyn_cast<ir::DotOp>(use.getOwner());
     if (!dot || use.getOperandNumber() > 1 || dot->getBlock() != load->getBlock()) return false;
     if (cast<RankedTensorType>(dot.getType()).getRank() != 2) return false;
-    return chunked(load, type, use.getOperandNumber()) && fillsFragments(dot, use.getOperandNumber(), type);
+    return chunked(load, type) && fillsFragments(dot, use.getOperandNumber(), type);
   }
 
   static int64_t slotBytes(ir::LoadOp load) { return gpu::slotBytes(cast<RankedTensorType>(load.getType())); }
@@ -133,7 +133,7 @@ class AsyncCopyPlanner {
       if (!fillsFragments(dot, 0, type)) return false;
       tight = tight || !fragmentFits(loop, type);
     }
-    return tight && chunked(load, type, 0);
+    return tight && chunked(load, type);
   }
 
   // Whether `loop`'s dot results (fp32: one register per element) and an A fragment of
@@ -149,14 +149,13 @@ class AsyncCopyPlanner {
     return registers / threads + kRegistersBesideTiles <= budget;
   }
 
-  // Every thread holds whole 16-byte chunks in the load's coalesced layout, along K for an
-  // A operand (the slots keep A K-major; B may run along K or N: dot.cuh operand_staging).
-  bool chunked(ir::LoadOp load, RankedTensorType type, unsigned opIdx) {
+  // Every thread holds whole 16-byte chunks in the load's coalesced layout (along either
+  // axis: dot.cuh operand_staging keeps the slot in the order the chunks arrive).
+  bool chunked(ir::LoadOp load, RankedTensorType type) {
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
     common::AxisInfo info = axis_.lookup(load.getPtr());
     Coalescing c = coalescingFor(ptrType, info, numWarps_, target_);
     unsigned fast = c.order[0];
-    if (opIdx == 0 && fast != 1) return false;
     unsigned perThread = std::max<unsigned>(1, std::min<int64_t>(c.perThread, type.getShape()[fast]));
     return vectorWidthFor(ptrType, info, fast, perThread, target_) == kOperandChunkElements;
   }

@@ -156,11 +156,17 @@ template <int Op, class Src>
 TLE_CONSTEXPR bool n_major_b() {
   return Op == 1 && chunked_along<Src, 0>() && !chunked_along<Src, 1>();
 }
+// A arrives M-contiguous when it is a transposed view (X^T of a backward pass): it is then
+// kept K-major, as B usually is, and read with ldmatrix .trans (wgmma: transposed A).
+template <int Op, class Src>
+TLE_CONSTEXPR bool k_major_a() {
+  return Op == 0 && chunked_along<Src, 0>() && !chunked_along<Src, 1>();
+}
 
 // How operand Op arriving as Src sits in shared memory: rows along kRowDim, kCols wide.
 template <int Op, class Src>
 struct operand_staging {
-  static constexpr int kRowDim = n_major_b<Op, Src>() ? 1 : 0;
+  static constexpr int kRowDim = n_major_b<Op, Src>() || k_major_a<Op, Src>() ? 1 : 0;
   static constexpr int kCols = Src::linear.shape[1 - kRowDim];
 };
 
@@ -194,6 +200,7 @@ TLE_DEVICE void ldmatrix_x2(uint32_t *r, const uint16_t *p, bool trans) {
 template <int Op, class Src, int WM, int WN, int G, int R, int C>
 struct SharedMma16Operand {
   static constexpr bool kNMajorB = n_major_b<Op, Src>();
+  static constexpr bool kKMajorA = k_major_a<Op, Src>();  // stored K x M
   static constexpr int kWM = working_warps<WM, Op == 0 ? R : 16 * WM, 16>(), kWN = working_warps<WN, Op == 1 ? C : 8 * WN, 8>();
   static constexpr int kTiles = Op == 0 ? R / (16 * kWM) : C / (8 * kWN);  // instruction tiles along M or N
   static constexpr int kSteps = Op == 0 ? C / 16 : R / 16;                  // k16 steps
@@ -203,9 +210,15 @@ struct SharedMma16Operand {
   TLE_DEVICE void fragment_a(uint32_t *r, int mi, int ki) const {
     const int lane = lane_id(), matrix = lane >> 3;
     const int warpM = mma_warp<WM, WN, G>::m() % kWM;
-    const int row = 16 * warpM + 16 * kWM * mi + (matrix & 1) * 8 + (lane & 7);
-    const int col = 16 * ki + (matrix >> 1) * 8;
-    ldmatrix_x4(r, &smem[Swizzle16<C, R>::offset(row, col)], false);
+    if constexpr (kKMajorA) {  // matrix j: rows 8 (j & 1) on, k 8 (j >> 1) on; lanes address k rows
+      const int row = 16 * warpM + 16 * kWM * mi + (matrix & 1) * 8;
+      const int k = 16 * ki + (matrix >> 1) * 8 + (lane & 7);
+      ldmatrix_x4(r, &smem[Swizzle16<R, C>::offset(k, row)], true);
+    } else {
+      const int row = 16 * warpM + 16 * kWM * mi + (matrix & 1) * 8 + (lane & 7);
+      const int col = 16 * ki + (matrix >> 1) * 8;
+      ldmatrix_x4(r, &smem[Swizzle16<C, R>::offset(row, col)], false);
+    }
   }
   // B: tiles ni .. ni + Count - 1 (Count 1 or 2) of step ki, b0..b3 each. Stored K x N
   // (K-major: ldmatrix .trans) or N x K (N-major: without).
@@ -231,15 +244,21 @@ struct SharedMma16Operand {
   // bits, and a 1024-byte aligned atom makes the offset one of 64 bytes in every row).
   static constexpr int kASwizzleBytes = C % 64 == 0 ? 128 : C * 2;
   static constexpr int kBSwizzleBytes = R % 64 == 0 ? 128 : R * 2;  // B stored K-major (kNMajorB)
-  static constexpr bool kWgmmaLayout = Op == 0 ? C % 64 == 0 || C == 32 : kNMajorB ? R % 64 == 0 || R == 32 : C % 64 == 0 && G % 32 == 0;
+  static constexpr bool kWgmmaLayout = Op == 0 ? (kKMajorA ? R % 64 == 0 : C % 64 == 0 || C == 32)
+                                               : kNMajorB ? R % 64 == 0 || R == 32 : C % 64 == 0 && G % 32 == 0;
+  static constexpr bool kTransposedA = kKMajorA;              // M contiguous ("MN-major")
   static constexpr bool kTransposedB = Op == 1 && !kNMajorB;  // N contiguous ("MN-major")
   // A: the 64 rows of this warpgroup in instruction tile mi, k16 step ki; 8-row groups one
   // swizzle atom (8 rows) apart.
   TLE_DEVICE uint64_t descriptor_a(int mi, int ki) const {
     // The warpgroup within the tile's warps; the warpgroups past the tile's rows repeat it.
     const int row = 64 * (mma_warp<WM, WN, G>::m() % kWM / 4) + 16 * kWM * mi;
-    return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), 16, 8 * kASwizzleBytes, kASwizzleBytes),
-                                Swizzle16<C, R>::offset(row, 16 * ki));
+    // M-major (K x M, as an N-major B): the warpgroup's 64 rows are one 64-column block.
+    if constexpr (kKMajorA)
+      return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), C * 128, 1024), Swizzle16<R, C>::offset(16 * ki, row));
+    else
+      return wgmma::descriptor_at(wgmma::descriptor(smem_address(smem), 16, 8 * kASwizzleBytes, kASwizzleBytes),
+                                  Swizzle16<C, R>::offset(row, 16 * ki));
   }
   // B: the columns from `column` on of k16 step ki (as many as the instruction is wide).
   // K-major: 8-row groups one swizzle atom apart, as A's; N-major: 8-row groups 1024 bytes
@@ -781,7 +800,7 @@ TLE_DEVICE void wgmma_steps(const OA &a, const OB &b, Acc &d) {
         if constexpr (is_register_operand<OA>::value)
           wgmma::mma<kWidth, TA>::template register_a<OB::kTransposedB>(acc, ra[ki][mi], descB);
         else
-          wgmma::mma<kWidth, TA>::template smem_a<OB::kTransposedB>(acc, a.descriptor_a(mi, ki), descB);
+          wgmma::mma<kWidth, TA>::template smem_a<OA::kTransposedA, OB::kTransposedB>(acc, a.descriptor_a(mi, ki), descB);
       }
     }
   }
