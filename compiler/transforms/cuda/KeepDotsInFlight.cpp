@@ -56,7 +56,8 @@ bool wgmmaReadable(gpu::OperandRingType ring) {
   auto operand = cast<gpu::DotOperandLayoutAttr>(ring.getOperand().getEncoding());
   auto staged = dyn_cast<gpu::BlockedLayoutAttr>(ring.getStaged().getEncoding());
   if (!staged) return false;
-  ArrayRef<int64_t> shape = ring.getStaged().getShape();  // [M, K] for A, [K, N] for B
+  // [M, K] for A, [K, N] for B, in the slots' 16-bit units (fp8: half the K extent)
+  SmallVector<int64_t, 2> shape = operandUnits(ring.getStaged().getShape(), operand.getOpIdx(), ring.getStaged().getElementType());
   const bool firstContiguous = staged.getOrder()[0] == 0;
   if (operand.getOpIdx() == 0) return firstContiguous ? shape[0] % 64 == 0 : wgmmaReadableAlongK(shape[1]);
   const bool kContiguous = firstContiguous;

@@ -26,13 +26,6 @@ ir::DotOp dotFedThroughA(Value v, int depth = 0) {
   return {};
 }
 
-// Whether wgmma could take the dot at all: sm_90a, whole warpgroups, 16-bit operands and an
-// fp32 accumulator.
-bool wgmmaTypes(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
-  if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return false;
-  Type a = cast<RankedTensorType>(dot.getA().getType()).getElementType();
-  return (a.isF16() || a.isBF16()) && cast<RankedTensorType>(dot.getType()).getElementType().isF32();
-}
 
 // On sm_90a a dot of 16-bit operands with an fp32 accumulator whose rows split evenly into
 // 64-row warpgroup tiles takes every warp along M: Hopper's wgmma computes 64 x N per
@@ -99,6 +92,17 @@ std::optional<MmaWarps> repeatedWarpgroups(ir::DotOp dot, unsigned numWarps, con
 
 }  // namespace
 
+// (LayoutChoices.h)
+// Whether wgmma could take the dot at all: sm_90a, whole warpgroups, 16-bit operands (or
+// fp8 of one format, read from shared memory only) and an fp32 accumulator.
+bool wgmmaTypes(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
+  if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return false;
+  Type a = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  Type b = cast<RankedTensorType>(dot.getB().getType()).getElementType();
+  const bool inputs = a.isF16() || a.isBF16() || (isFp8(a) && a == b);
+  return inputs && cast<RankedTensorType>(dot.getType()).getElementType().isF32();
+}
+
 MmaWarps mmaWarpsOf(gpu::MmaLayoutAttr layout) { return MmaWarps{layout.getWarpsM(), layout.getWarpsN(), layout.getGroupN()}; }
 
 bool wgmmaColumns(MmaWarps w, int64_t n) {
@@ -107,8 +111,19 @@ bool wgmmaColumns(MmaWarps w, int64_t n) {
   return isWgmmaWidth(w.groupN) && n % (int64_t(w.groupN) * w.n) == 0;
 }
 
+bool isFp8(Type t) { return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8; }
+
+SmallVector<int64_t, 2> operandUnits(ArrayRef<int64_t> shape, unsigned opIdx, Type element) {
+  SmallVector<int64_t, 2> units(shape);
+  if (element.getIntOrFloatBitWidth() == 8) {
+    int64_t &k = units[opIdx == 0 ? 1 : 0];
+    k = k % 2 ? 0 : k / 2;  // no whole 16-bit unit: fills nothing
+  }
+  return units;
+}
+
 bool fillsMmaFragments(MmaWarps w, unsigned opIdx, ArrayRef<int64_t> shape) {
-  if (shape[0] % 16 || shape[1] % 16) return false;
+  if (shape[0] % 16 || shape[1] % 16 || shape[0] == 0 || shape[1] == 0) return false;
   if (opIdx == 0) return shape[0] % (16 * w.m) == 0;
   return w.groupN == 0 ? shape[1] % (8 * w.n) == 0 : shape[1] % (int64_t(w.groupN) * w.n) == 0;
 }

@@ -37,6 +37,13 @@ bool wgmmaColumns(MmaWarps warps, int64_t n);
 // Whether a dot operand tile of `shape` gives every warp whole mma fragments
 // (is_mma16_operand in dot.cuh).
 bool fillsMmaFragments(MmaWarps warps, unsigned opIdx, llvm::ArrayRef<int64_t> shape);
+// fp8 (e4m3, e5m2), which wgmma reads from shared memory K-major only.
+bool isFp8(mlir::Type t);
+// Whether wgmma could take the dot at all (sm_90a, whole warpgroups, operand and result types).
+bool wgmmaTypes(ir::DotOp dot, unsigned numWarps, const TargetInfo &target);
+// An operand tile's shape in the 16-bit units the device library's slots count: an fp8 tile
+// stored K-major is the 16-bit tile of half its K extent (dot.cuh chunk_elements).
+llvm::SmallVector<int64_t, 2> operandUnits(llvm::ArrayRef<int64_t> shape, unsigned opIdx, mlir::Type element);
 // Whether wgmma reads an operand stored K-major (A, or B arriving K-contiguous) with rows of
 // `k` 16-bit elements along K from shared memory
 // (SharedMma16Operand's kWgmmaLayout in dot.cuh: the 128-byte swizzle of rows of multiples of

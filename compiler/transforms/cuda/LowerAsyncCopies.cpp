@@ -53,11 +53,12 @@ struct Chain {
   Value ring;
 };
 
-// Whole mma.sync fragments (is_mma16_operand in tile.cuh).
+// Whole mma.sync fragments (is_mma16_operand in tile.cuh); fp8 (which tle-plan-async-copies
+// sends only to wgmma) counted in the slots' 16-bit units.
 bool fillsFragments(RankedTensorType operand, gpu::DotOperandLayoutAttr layout) {
   auto mma = dyn_cast<gpu::MmaLayoutAttr>(layout.getParent());
-  if (!mma || layout.getBits() != 16) return false;
-  return fillsMmaFragments(mmaWarpsOf(mma), layout.getOpIdx(), operand.getShape());
+  if (!mma || (layout.getBits() != 16 && !isFp8(operand.getElementType()))) return false;
+  return fillsMmaFragments(mmaWarpsOf(mma), layout.getOpIdx(), operandUnits(operand.getShape(), layout.getOpIdx(), operand.getElementType()));
 }
 
 // The loads behind a dot operand conversion's source, if they form an async chain: the
@@ -94,7 +95,7 @@ std::optional<Chain> chainFor(gpu::ConvertLayoutOp convert) {
   SmallVector<ir::LoadOp> loads(chain.prologue);
   loads.push_back(chain.next);
   for (ir::LoadOp l : loads)
-    if (!gpu::isAsyncCopy(l) || gpu::vectorWidth(l) != kOperandChunkElements) return std::nullopt;
+    if (!gpu::isAsyncCopy(l) || gpu::vectorWidth(l) != operandChunkElements(cast<RankedTensorType>(l.getType()).getElementType())) return std::nullopt;
   if (!fillsFragments(convert.getType(), layout)) return std::nullopt;
   return chain;
 }

@@ -10,6 +10,8 @@ namespace tle::cuda {
 
 // cp.async's 16-byte chunk of 16-bit elements.
 constexpr int kOperandChunkElements = 8;
+// Elements of `element` in one 16-byte chunk (16-bit: 8, fp8: 16).
+inline int64_t operandChunkElements(mlir::Type element) { return 128 / element.getIntOrFloatBitWidth(); }
 
 // A load's `other` that masked-off chunks filled with zeros honour: none, or a zero splat.
 bool isZeroOrAbsent(mlir::Value other);

@@ -3,7 +3,9 @@
 // asynchronously when the CUDA path can copy it in 16-byte chunks straight into the
 // swizzled slots that ldmatrix / wgmma read (16-bit elements; 8 consecutive, 16-byte
 // aligned elements per thread in its coalesced layout; zero or no `other`; a tile that
-// fills whole mma.sync operand fragments of the dot's warps). Such loads are marked
+// fills whole mma.sync operand fragments of the dot's warps). fp8 operands go only where
+// wgmma will read them, which takes both operands of one format from slots, K-major (16
+// consecutive elements along K per thread): both loads of such a dot go, or neither. Such loads are marked
 // tle_gpu.async_copy; their loop gets tle_gpu.async_depth = num_stages - 1 (at most 3): how
 // many iterations ahead tle-prefetch-loads requests them when every dot load of the loop
 // goes this way. tle-lower-async-copies then makes the copies.
@@ -75,14 +77,39 @@ class AsyncCopyPlanner {
   bool copiesAsync(ir::LoadOp load) {
     auto type = dyn_cast<RankedTensorType>(load.getType());
     if (!type || type.getRank() != 2 || load.getIsVolatile() || !isZeroOrAbsent(load.getOther())) return false;
-    if (!type.getElementType().isIntOrFloat() || type.getElementType().getIntOrFloatBitWidth() != 16) return false;
+    if (!type.getElementType().isIntOrFloat()) return false;
+    const unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    if (bits != 16 && !isFp8(type.getElementType())) return false;
     // Only a dot reads the tile, as operand a or b.
     if (!load->hasOneUse()) return false;
     OpOperand &use = *load->getUses().begin();
     auto dot = dyn_cast<ir::DotOp>(use.getOwner());
     if (!dot || use.getOperandNumber() > 1 || dot->getBlock() != load->getBlock()) return false;
     if (cast<RankedTensorType>(dot.getType()).getRank() != 2) return false;
+    if (bits == 8) return fp8OperandsCopy(dot);
     return chunked(load, type) && fillsFragments(dot, use.getOperandNumber(), type);
+  }
+
+  // Both fp8 operands of `dot` go: loads of its block read only by it, chunked along K, on a
+  // dot wgmma takes (LayoutChoices' wgmmaTypes and warps), in slots it reads (K-major rows
+  // of 32 or a multiple of 64 16-bit units, SharedMma16Operand's kWgmmaLayout).
+  bool fp8OperandsCopy(ir::DotOp dot) {
+    MmaWarps w = mmaWarpsFor(dot, numWarps_, target_);
+    if (!wgmmaTypes(dot, numWarps_, target_) || w.m % 4 != 0) return false;
+    const int64_t n = cast<RankedTensorType>(dot.getType()).getShape()[1];
+    if (!wgmmaColumns(w, n)) return false;
+    for (unsigned opIdx : {0u, 1u}) {
+      auto load = dot->getOperand(opIdx).getDefiningOp<ir::LoadOp>();
+      if (!load || !load->hasOneUse() || load->getBlock() != dot->getBlock() || load.getIsVolatile() ||
+          !isZeroOrAbsent(load.getOther()))
+        return false;
+      auto type = cast<RankedTensorType>(load.getType());
+      SmallVector<int64_t, 2> units = operandUnits(type.getShape(), opIdx, type.getElementType());
+      if (!chunked(load, type, /*alongK=*/opIdx == 0 ? 1 : 0) || !fillsMmaFragments(w, opIdx, units) ||
+          !wgmmaReadableAlongK(units[opIdx == 0 ? 1 : 0]))
+        return false;
+    }
+    return true;
   }
 
   static int64_t slotBytes(ir::LoadOp load) { return gpu::slotBytes(cast<RankedTensorType>(load.getType())); }
@@ -150,14 +177,16 @@ class AsyncCopyPlanner {
   }
 
   // Every thread holds whole 16-byte chunks in the load's coalesced layout (along either
-  // axis: dot.cuh operand_staging keeps the slot in the order the chunks arrive).
-  bool chunked(ir::LoadOp load, RankedTensorType type) {
+  // axis: dot.cuh operand_staging keeps the slot in the order the chunks arrive; `alongK`,
+  // when given, the axis they must run along).
+  bool chunked(ir::LoadOp load, RankedTensorType type, std::optional<unsigned> alongK = std::nullopt) {
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
     common::AxisInfo info = axis_.lookup(load.getPtr());
     Coalescing c = coalescingFor(ptrType, info, numWarps_, target_);
     unsigned fast = c.order[0];
+    if (alongK && fast != *alongK) return false;
     unsigned perThread = std::max<unsigned>(1, std::min<int64_t>(c.perThread, type.getShape()[fast]));
-    return vectorWidthFor(ptrType, info, fast, perThread, target_) == kOperandChunkElements;
+    return vectorWidthFor(ptrType, info, fast, perThread, target_) == operandChunkElements(type.getElementType());
   }
 
   // The tile covers whole mma.sync fragments of the warps the dot will have (is_mma16_operand).

@@ -37,27 +37,37 @@ struct Swizzle16 {
   }
 };
 
-// Are the first three registers of Src eight consecutive elements along `dim`, starting at a
-// multiple of 8 on every thread? Then a thread can store them as one 16-byte chunk.
+// Elements of T in one 16-byte chunk: 8 of 16 bits, 16 of fp8. An fp8 operand sits in the
+// slots as the 16-bit tile of half its extent along the chunks (byte for byte the same), so
+// the swizzles, descriptors and ldmatrix addresses below count 16-bit units.
+template <class T>
+TLE_CONSTEXPR int chunk_elements() {
+  return 16 / static_cast<int>(sizeof(T));
+}
+
+// Are the first registers of Src one chunk of consecutive elements along `dim`, starting at a
+// multiple of the chunk on every thread? Then a thread can store them as one 16-byte chunk.
 template <class Src, int Dim>
 TLE_CONSTEXPR bool chunked_along() {
-  bool ok = Src::linear.numRegBits >= 3;
-  for (int b = 0; ok && b < 3; ++b)
+  constexpr int E = chunk_elements<typename Src::value_type>(), kBits = E == 16 ? 4 : 3;
+  bool ok = Src::linear.numRegBits >= kBits;
+  for (int b = 0; ok && b < kBits; ++b)
     for (int d = 0; d < Src::rank; ++d) ok = ok && Src::linear.reg[b][d] == (d == Dim ? (1 << b) : 0);
-  for (int b = 3; ok && b < Src::linear.numRegBits; ++b) ok = ok && (Src::linear.reg[b][Dim] % 8) == 0;
-  for (int b = 0; ok && b < kLaneBits; ++b) ok = ok && (Src::linear.lane[b][Dim] % 8) == 0;
-  for (int b = 0; ok && b < Src::linear.numWarpBits; ++b) ok = ok && (Src::linear.warp[b][Dim] % 8) == 0;
+  for (int b = kBits; ok && b < Src::linear.numRegBits; ++b) ok = ok && (Src::linear.reg[b][Dim] % E) == 0;
+  for (int b = 0; ok && b < kLaneBits; ++b) ok = ok && (Src::linear.lane[b][Dim] % E) == 0;
+  for (int b = 0; ok && b < Src::linear.numWarpBits; ++b) ok = ok && (Src::linear.warp[b][Dim] % E) == 0;
   return ok;
 }
 
 // Where register R of Src goes in a swizzled [rows x Cols] buffer whose rows run along
-// dimension RowDim of the tile (1 - RowDim runs along a row).
+// dimension RowDim of the tile (1 - RowDim runs along a row), in 16-bit units (an fp8 row of
+// Cols elements is Cols / 2 of them).
 template <class Src, int RowDim, int Cols, int R>
 TLE_DEVICE int swizzled_index() {
-  constexpr int ColDim = 1 - RowDim;
+  constexpr int ColDim = 1 - RowDim, kPack = sizeof(typename Src::value_type) == 1 ? 2 : 1;
   const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(R, RowDim));
   const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(R, ColDim));
-  return Swizzle16<Cols, Src::linear.shape[RowDim]>::offset(row, col);
+  return Swizzle16<Cols / kPack, Src::linear.shape[RowDim]>::offset(row, col / kPack);
 }
 
 // Stores src into such a buffer: the tile itself, or its transpose for RowDim 1.
@@ -426,17 +436,24 @@ template <class Dst, Masking Mk, bool Masked, class P, class M>
 TLE_DEVICE void copy_async_operand_impl(const P &ptrs, const M *mask, unsigned char *slot) {
   using Src = retile_t<pointee_t<typename P::value_type>, P>;
   using Staging = operand_staging<Dst::layout_type::kOpIdx, Src>;
+  using T = typename Src::value_type;
+  constexpr int E = chunk_elements<T>();
   static_assert(chunked_along<Src, 1 - Staging::kRowDim>(), "tlec bug: an asynchronous operand copy needs 16-byte chunks");
   uint16_t *smem = reinterpret_cast<uint16_t *>(slot);
-  static_for<Src::kRegs / 8>([&](auto g) {
-    constexpr int r = decltype(g)::value * 8;
+  static_for<Src::kRegs / E>([&](auto g) {
+    constexpr int r = decltype(g)::value * E;
     uint16_t *chunk = &smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, r>()];
     if constexpr (!Masked) {
       __pipeline_memcpy_async(chunk, ptrs.v[r], 16);
     } else if constexpr (Mk == Masking::element) {
-      if (!all_set<8>(*mask, r)) {
-        TLE_UNROLL for (int i = 0; i < 8; ++i)
-          chunk[i] = mask->v[r + i] ? *reinterpret_cast<const uint16_t *>(ptrs.v[r + i]) : uint16_t(0);
+      if (!all_set<E>(*mask, r)) {
+        if constexpr (sizeof(T) == 2) {
+          TLE_UNROLL for (int i = 0; i < E; ++i)
+            chunk[i] = mask->v[r + i] ? *reinterpret_cast<const uint16_t *>(ptrs.v[r + i]) : uint16_t(0);
+        } else {
+          uint8_t *bytes = reinterpret_cast<uint8_t *>(chunk);
+          TLE_UNROLL for (int i = 0; i < E; ++i) bytes[i] = mask->v[r + i] ? *reinterpret_cast<const uint8_t *>(ptrs.v[r + i]) : uint8_t(0);
+        }
         return;
       }
       __pipeline_memcpy_async(chunk, ptrs.v[r], 16);
@@ -465,18 +482,19 @@ template <class Dst, class P>
 TLE_DEVICE void copy_async_operand(const P &ptrs, bool valid, unsigned char *slot) {
   using Src = retile_t<pointee_t<typename P::value_type>, P>;
   using Staging = operand_staging<Dst::layout_type::kOpIdx, Src>;
+  constexpr int E = chunk_elements<typename Src::value_type>();
   uint16_t *smem = reinterpret_cast<uint16_t *>(slot);
-  if constexpr (Src::kRegs / 8 >= 16) {
+  if constexpr (Src::kRegs / E >= 16) {
     if (valid) {
       copy_async_operand<Dst>(ptrs, slot);
       return;
     }
-    static_for<Src::kRegs / 8>([&](auto g) {
-      *reinterpret_cast<uint4 *>(&smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, decltype(g)::value * 8>()]) = uint4{0, 0, 0, 0};
+    static_for<Src::kRegs / E>([&](auto g) {
+      *reinterpret_cast<uint4 *>(&smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, decltype(g)::value * E>()]) = uint4{0, 0, 0, 0};
     });
   } else {
-    static_for<Src::kRegs / 8>([&](auto g) {
-      constexpr int r = decltype(g)::value * 8;
+    static_for<Src::kRegs / E>([&](auto g) {
+      constexpr int r = decltype(g)::value * E;
       copy_async_zero_fill<16>(&smem[swizzled_index<Src, Staging::kRowDim, Staging::kCols, r>()], ptrs.v[r], valid);
     });
   }
@@ -511,9 +529,10 @@ TLE_CONSTEXPR bool registers_offset_additively() {
 template <class P>
 TLE_DEVICE P affine_chunk_pointers(const P &ptrs, int64_t stride0, int64_t stride1) {
   static_assert(P::rank == 2 && registers_offset_additively<P>(), "tlec bug: an affine operand copy needs a blocked 2-D layout");
+  constexpr int E = chunk_elements<pointee_t<typename P::value_type>>();
   P chunks;
-  static_for<P::kRegs / 8>([&](auto g) {
-    constexpr int r = decltype(g)::value * 8;
+  static_for<P::kRegs / E>([&](auto g) {
+    constexpr int r = decltype(g)::value * E;
     constexpr int64_t i = P::linear.regCoord(r, 0), j = P::linear.regCoord(r, 1);
     chunks.v[r] = ptrs.v[0] + (i * stride0 + j * stride1);
   });
@@ -824,18 +843,21 @@ TLE_CONSTEXPR bool use_wgmma() {
 template <bool InFlight, class DA, class DB, class SA, class SB, class TC, int WM, int WN, int G, int M, int N>
 TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots_impl(const unsigned char *slotA, const unsigned char *slotB,
                                                              const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
-  constexpr int K = DA::linear.shape[1];
   using TA = typename DA::value_type;
+  // fp8 slots are read as 16-bit tiles of half the K extent (chunk_elements); a k16 step of
+  // those is one fp8 k32 step.
+  constexpr int K = DA::linear.shape[1] / (sizeof(TA) == 1 ? 2 : 1);
   using OA = SharedMma16Operand<0, SA, WM, WN, G, M, K>;
   using OB = SharedMma16Operand<1, SB, WM, WN, G, K, N>;
   constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, G, N, OA::kWgmmaLayout, OB::kWgmmaLayout>();
   static_assert(!InFlight || kWgmma || !TLE_HAS_WGMMA, "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
+  static_assert(sizeof(TA) == 2 || kWgmma || !TLE_HAS_WGMMA, "tlec bug: fp8 operands in slots are read by wgmma only");
   const OA a{reinterpret_cast<const uint16_t *>(slotA)};
   const OB b{reinterpret_cast<const uint16_t *>(slotB)};
   Tile<TC, Mma<WM, WN, G>, M, N> d = c;
   if constexpr (kWgmma)
     wgmma_steps<TA, WM, WN, G, M / (16 * working_warps<WM, M, 16>()), N, K / 16, InFlight>(a, b, d);
-  else
+  else if constexpr (sizeof(TA) == 2)
     mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
   return d;
 }

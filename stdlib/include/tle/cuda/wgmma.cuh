@@ -126,6 +126,51 @@ TLE_WGMMA_MMA(128, __nv_bfloat16, "bf16")
 TLE_WGMMA_MMA(256, __half, "f16")
 TLE_WGMMA_MMA(256, __nv_bfloat16, "bf16")
 
+// fp8 (e4m3, e5m2): k32 steps (the same 32 bytes of K as a 16-bit k16 step), both operands
+// K-major from shared memory (the fp8 forms have no transpose), no register A here.
+#define TLE_WGMMA_SMEM_FP8_16 "%8, %9, p, 1, 1;"
+#define TLE_WGMMA_SMEM_FP8_32 "%16, %17, p, 1, 1;"
+#define TLE_WGMMA_SMEM_FP8_64 "%32, %33, p, 1, 1;"
+#define TLE_WGMMA_SMEM_FP8_128 "%64, %65, p, 1, 1;"
+#define TLE_WGMMA_SMEM_FP8_256 "%128, %129, p, 1, 1;"
+#if TLE_HAS_WGMMA
+#define TLE_WGMMA_MMA_FP8(N, T, PTX)                                                                   \
+  template <>                                                                                          \
+  struct mma<N, T> {                                                                                   \
+    template <bool TransA, bool TransB>                                                                \
+    TLE_DEVICE static void smem_a(float *d, uint64_t a, uint64_t b) {                                  \
+      static_assert(!TransA && !TransB, "tlec bug: fp8 wgmma reads K-major operands only");             \
+      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n" #N "k32.f32." PTX \
+                   "." PTX " " TLE_WGMMA_D##N ", " TLE_WGMMA_SMEM_FP8_##N "\n}\n"                        \
+                   : TLE_WGMMA_OUT##N                                                                  \
+                   : "l"(a), "l"(b));                                                                  \
+    }                                                                                                  \
+  };
+#else
+#define TLE_WGMMA_MMA_FP8(N, T, PTX)                                                                   \
+  template <>                                                                                          \
+  struct mma<N, T> {                                                                                   \
+    template <bool TransA, bool TransB>                                                                \
+    TLE_DEVICE static void smem_a(float *, uint64_t, uint64_t) {}                                      \
+  };
+#endif
+TLE_WGMMA_MMA_FP8(16, __nv_fp8_e4m3, "e4m3")
+TLE_WGMMA_MMA_FP8(16, __nv_fp8_e5m2, "e5m2")
+TLE_WGMMA_MMA_FP8(32, __nv_fp8_e4m3, "e4m3")
+TLE_WGMMA_MMA_FP8(32, __nv_fp8_e5m2, "e5m2")
+TLE_WGMMA_MMA_FP8(64, __nv_fp8_e4m3, "e4m3")
+TLE_WGMMA_MMA_FP8(64, __nv_fp8_e5m2, "e5m2")
+TLE_WGMMA_MMA_FP8(128, __nv_fp8_e4m3, "e4m3")
+TLE_WGMMA_MMA_FP8(128, __nv_fp8_e5m2, "e5m2")
+TLE_WGMMA_MMA_FP8(256, __nv_fp8_e4m3, "e4m3")
+TLE_WGMMA_MMA_FP8(256, __nv_fp8_e5m2, "e5m2")
+#undef TLE_WGMMA_MMA_FP8
+#undef TLE_WGMMA_SMEM_FP8_16
+#undef TLE_WGMMA_SMEM_FP8_32
+#undef TLE_WGMMA_SMEM_FP8_64
+#undef TLE_WGMMA_SMEM_FP8_128
+#undef TLE_WGMMA_SMEM_FP8_256
+
 #undef TLE_WGMMA_MMA
 #undef TLE_WGMMA_D16
 #undef TLE_WGMMA_SMEM_AB16
