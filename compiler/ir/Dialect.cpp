@@ -60,6 +60,8 @@ LogicalResult verifyWholeBufferRead(Operation *op, BufferType buffer, Type resul
   return success();
 }
 
+bool isFp8(Type type) { return isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 8; }
+
 int64_t elementBytes(Type type) {
   Type e = elementTypeOf(type);
   if (auto p = dyn_cast<PointerType>(e)) e = p.getPointeeType();
@@ -256,7 +258,6 @@ LogicalResult DotOp::verify() {
   if (k != k2) return emitOpError("inner dimensions differ: ") << k << " and " << k2;
   if (c.getDimSize(r - 2) != m || c.getDimSize(r - 1) != n) return emitOpError("accumulator shape must be ") << m << "x" << n;
   if (getType() != c) return emitOpError("result type must be the accumulator type");
-  auto isFp8 = [](Type t) { return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8; };
   // fp8 operands may mix formats (e4m3 with e5m2), as in Triton and the fp8 mma instructions.
   if (a.getElementType() != b.getElementType() && !(isFp8(a.getElementType()) && isFp8(b.getElementType())))
     return emitOpError("a and b must have one element type (or both be fp8)");

@@ -42,6 +42,8 @@ std::optional<MemorySpace> pointerSpaceOf(mlir::Type type);
 // Bytes of one element (of the pointee, for pointers; at least 1), and of a whole tile.
 int64_t elementBytes(mlir::Type type);
 int64_t tileBytes(mlir::RankedTensorType tile);
+// An 8-bit float (e4m3, e5m2 and the other fp8 formats).
+bool isFp8(mlir::Type type);
 // `bytes` rounded up to a multiple of `alignment`.
 inline int64_t alignTo(int64_t bytes, int64_t alignment) { return (bytes + alignment - 1) / alignment * alignment; }
 // `result` is `buffer`'s whole tile, in any layout.

@@ -35,6 +35,12 @@ bool isSpecializableInteger(Type t) {
   return i && (i.getWidth() == 32 || i.getWidth() == 64);
 }
 
+// Ops whose result is their first operand converted or reshaped (the same value for
+// specialization).
+bool passesValueOn(Operation *op) {
+  return isa<ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(op);
+}
+
 // The values computed from `arg` by the operations that carry an offset forward (casts,
 // shape changes, +, -, *), through loop-carried values; `direct` is the subset that is
 // `arg` itself, only converted or reshaped.
@@ -58,7 +64,7 @@ Derived derivedValues(Value arg) {
     auto [v, direct] = work.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (isa<ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(user))
+      if (passesValueOn(user))
         add(user->getResult(0), direct);
       else if (isa<arith::MulIOp, arith::AddIOp, arith::SubIOp>(user))
         add(user->getResult(0), false);
@@ -174,8 +180,7 @@ struct OperandStrides {
 // The function argument `v` is, through splats, broadcasts, expansions and integer casts.
 std::optional<unsigned> directArgument(Value v) {
   while (Operation *def = v.getDefiningOp()) {
-    if (!isa<ir::SplatOp, ir::BroadcastOp, ir::ExpandDimsOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(def))
-      return std::nullopt;
+    if (!passesValueOn(def)) return std::nullopt;
     v = def->getOperand(0);
   }
   auto arg = dyn_cast<BlockArgument>(v);

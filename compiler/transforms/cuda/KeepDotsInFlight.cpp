@@ -60,9 +60,8 @@ bool wgmmaReadable(gpu::OperandRingType ring) {
   SmallVector<int64_t, 2> shape = operandUnits(ring.getStaged().getShape(), operand.getOpIdx(), ring.getStaged().getElementType());
   const bool firstContiguous = staged.getOrder()[0] == 0;
   if (operand.getOpIdx() == 0) return firstContiguous ? shape[0] % 64 == 0 : wgmmaReadableAlongK(shape[1]);
-  const bool kContiguous = firstContiguous;
   auto mma = cast<gpu::MmaLayoutAttr>(operand.getParent());
-  return kContiguous ? wgmmaReadableAlongK(shape[0]) : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
+  return firstContiguous ? wgmmaReadableAlongK(shape[0]) : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
 }
 
 // Whether the library runs this dot on wgmma (use_wgmma in dot.cuh): B in shared memory,

@@ -26,7 +26,6 @@ ir::DotOp dotFedThroughA(Value v, int depth = 0) {
   return {};
 }
 
-
 // On sm_90a a dot of 16-bit operands with an fp32 accumulator whose rows split evenly into
 // 64-row warpgroup tiles takes every warp along M: Hopper's wgmma computes 64 x N per
 // warpgroup, and its accumulator is exactly that Mma layout.
@@ -92,14 +91,13 @@ std::optional<MmaWarps> repeatedWarpgroups(ir::DotOp dot, unsigned numWarps, con
 
 }  // namespace
 
-// (LayoutChoices.h)
 // Whether wgmma could take the dot at all: sm_90a, whole warpgroups, 16-bit operands (or
 // fp8 of one format, read from shared memory only) and an fp32 accumulator.
 bool wgmmaTypes(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
   if (!target.has(Feature::Wgmma) || numWarps % 4 != 0) return false;
   Type a = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   Type b = cast<RankedTensorType>(dot.getB().getType()).getElementType();
-  const bool inputs = a.isF16() || a.isBF16() || (isFp8(a) && a == b);
+  const bool inputs = a.isF16() || a.isBF16() || (ir::isFp8(a) && a == b);
   return inputs && cast<RankedTensorType>(dot.getType()).getElementType().isF32();
 }
 
@@ -110,8 +108,6 @@ bool wgmmaColumns(MmaWarps w, int64_t n) {
   if (w.groupN == 0) return w.n == 1 && (isWgmmaWidth(n) || n % 256 == 0);
   return isWgmmaWidth(w.groupN) && n % (int64_t(w.groupN) * w.n) == 0;
 }
-
-bool isFp8(Type t) { return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8; }
 
 SmallVector<int64_t, 2> operandUnits(ArrayRef<int64_t> shape, unsigned opIdx, Type element) {
   SmallVector<int64_t, 2> units(shape);

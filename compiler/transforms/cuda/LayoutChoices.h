@@ -37,8 +37,6 @@ bool wgmmaColumns(MmaWarps warps, int64_t n);
 // Whether a dot operand tile of `shape` gives every warp whole mma fragments
 // (is_mma16_operand in dot.cuh).
 bool fillsMmaFragments(MmaWarps warps, unsigned opIdx, llvm::ArrayRef<int64_t> shape);
-// fp8 (e4m3, e5m2), which wgmma reads from shared memory K-major only.
-bool isFp8(mlir::Type t);
 // Whether wgmma could take the dot at all (sm_90a, whole warpgroups, operand and result types).
 bool wgmmaTypes(ir::DotOp dot, unsigned numWarps, const TargetInfo &target);
 // An operand tile's shape in the 16-bit units the device library's slots count: an fp8 tile

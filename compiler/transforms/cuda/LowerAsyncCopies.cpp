@@ -57,7 +57,7 @@ struct Chain {
 // sends only to wgmma) counted in the slots' 16-bit units.
 bool fillsFragments(RankedTensorType operand, gpu::DotOperandLayoutAttr layout) {
   auto mma = dyn_cast<gpu::MmaLayoutAttr>(layout.getParent());
-  if (!mma || (layout.getBits() != 16 && !isFp8(operand.getElementType()))) return false;
+  if (!mma || (layout.getBits() != 16 && !ir::isFp8(operand.getElementType()))) return false;
   return fillsMmaFragments(mmaWarpsOf(mma), layout.getOpIdx(), operandUnits(operand.getShape(), layout.getOpIdx(), operand.getElementType()));
 }
 

@@ -5,8 +5,8 @@
 // aligned elements per thread in its coalesced layout; zero or no `other`; a tile that
 // fills whole mma.sync operand fragments of the dot's warps). fp8 operands go only where
 // wgmma will read them, which takes both operands of one format from slots, K-major (16
-// consecutive elements along K per thread): both loads of such a dot go, or neither. Such loads are marked
-// tle_gpu.async_copy; their loop gets tle_gpu.async_depth = num_stages - 1 (at most 3): how
+// consecutive elements along K per thread): both loads of such a dot go, or neither. Such
+// loads are marked tle_gpu.async_copy; their loop gets tle_gpu.async_depth = num_stages - 1 (at most 3): how
 // many iterations ahead tle-prefetch-loads requests them when every dot load of the loop
 // goes this way. tle-lower-async-copies then makes the copies.
 //
@@ -79,7 +79,7 @@ class AsyncCopyPlanner {
     if (!type || type.getRank() != 2 || load.getIsVolatile() || !isZeroOrAbsent(load.getOther())) return false;
     if (!type.getElementType().isIntOrFloat()) return false;
     const unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-    if (bits != 16 && !isFp8(type.getElementType())) return false;
+    if (bits != 16 && !ir::isFp8(type.getElementType())) return false;
     // Only a dot reads the tile, as operand a or b.
     if (!load->hasOneUse()) return false;
     OpOperand &use = *load->getUses().begin();

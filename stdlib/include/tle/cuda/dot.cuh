@@ -44,6 +44,11 @@ template <class T>
 TLE_CONSTEXPR int chunk_elements() {
   return 16 / static_cast<int>(sizeof(T));
 }
+// Elements of T in one 16-bit unit of a slot (2 for fp8).
+template <class T>
+TLE_CONSTEXPR int elements_per_unit() {
+  return sizeof(T) == 1 ? 2 : 1;
+}
 
 // Are the first registers of Src one chunk of consecutive elements along `dim`, starting at a
 // multiple of the chunk on every thread? Then a thread can store them as one 16-byte chunk.
@@ -64,7 +69,7 @@ TLE_CONSTEXPR bool chunked_along() {
 // Cols elements is Cols / 2 of them).
 template <class Src, int RowDim, int Cols, int R>
 TLE_DEVICE int swizzled_index() {
-  constexpr int ColDim = 1 - RowDim, kPack = sizeof(typename Src::value_type) == 1 ? 2 : 1;
+  constexpr int ColDim = 1 - RowDim, kPack = elements_per_unit<typename Src::value_type>();
   const int row = thread_coord<Src, RowDim>() ^ TLE_CONST(Src::linear.regCoord(R, RowDim));
   const int col = thread_coord<Src, ColDim>() ^ TLE_CONST(Src::linear.regCoord(R, ColDim));
   return Swizzle16<Cols / kPack, Src::linear.shape[RowDim]>::offset(row, col / kPack);
@@ -846,7 +851,7 @@ TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots_impl(const unsigned cha
   using TA = typename DA::value_type;
   // fp8 slots are read as 16-bit tiles of half the K extent (chunk_elements); a k16 step of
   // those is one fp8 k32 step.
-  constexpr int K = DA::linear.shape[1] / (sizeof(TA) == 1 ? 2 : 1);
+  constexpr int K = DA::linear.shape[1] / elements_per_unit<TA>();
   using OA = SharedMma16Operand<0, SA, WM, WN, G, M, K>;
   using OB = SharedMma16Operand<1, SB, WM, WN, G, K, N>;
   constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, G, N, OA::kWgmmaLayout, OB::kWgmmaLayout>();
