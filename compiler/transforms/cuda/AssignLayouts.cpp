@@ -422,6 +422,15 @@ class LayoutSolver {
           uniform = std::min<int64_t>(uniform, axis_.lookup(load.getOther()).constancy[fast]);
         vec = std::max<int64_t>(1, v);
         if (uniform < v) gpu::setMaskPerElement(op);
+        // An mma accumulator stored to global memory: the lanes of a quad trade registers so
+        // that each holds a 16-byte vector (store_exchanged), where memory and the mask allow
+        // that width; four column pairs cost one store instead of four.
+        auto mma = dyn_cast<gpu::MmaLayoutAttr>(type.getEncoding());
+        if (mma && isa<ir::StoreOp>(op) && ir::pointerSpaceOf(type) == MemorySpace::Global && fast == 1 && v == perThread) {
+          unsigned wide = vectorWidthFor(type, axis_.lookup(ptr), fast, exchangedRunElements(mma, type.getShape()), target_);
+          Value storeMask = cast<ir::StoreOp>(op).getMask();
+          if (wide > v && (!storeMask || axis_.lookup(storeMask).constancy[fast] >= wide)) vec = wide;
+        }
       }
       gpu::setVectorWidth(op, static_cast<int>(vec));
     }

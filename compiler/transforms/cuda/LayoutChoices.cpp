@@ -163,6 +163,15 @@ std::optional<std::pair<unsigned, unsigned>> registerRunDimension(Attribute layo
   return std::nullopt;
 }
 
+unsigned exchangedRunElements(gpu::MmaLayoutAttr layout, ArrayRef<int64_t> shape) {
+  // Mma in layout.cuh: register bits for the column pair and the lower 8 rows, the columns
+  // past the warps' 8-column blocks and the rows past the warps' 16-row blocks.
+  auto bits = [](int64_t extent, int64_t covered) { return extent > covered ? llvm::Log2_64(extent / covered) : 0; };
+  unsigned regBits = 2 + bits(shape[1], 8 * int64_t(layout.getWarpsN())) + bits(shape[0], 16 * int64_t(layout.getWarpsM()));
+  unsigned steps = std::min(2u, regBits - 1);
+  return 2u << steps;
+}
+
 unsigned elementBytes(Type t) { return static_cast<unsigned>(ir::elementBytes(t)); }
 
 Coalescing coalescingFor(RankedTensorType type, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target) {

@@ -61,6 +61,12 @@ Coalescing coalescingFor(mlir::RankedTensorType ptrType, const common::AxisInfo 
 unsigned vectorWidthFor(mlir::RankedTensorType ptrType, const common::AxisInfo &info, unsigned fast, unsigned perThread,
                         const TargetInfo &target);
 
+// How many elements along the columns one store can write from an mma accumulator of
+// `shape` once the lanes of a quad trade registers (store_exchanged in memory.cuh): the
+// column pair times two per exchange step, each step trading one of the layout's registers
+// bits past the pair (at most two steps: the quad's four lanes hold eight columns).
+unsigned exchangedRunElements(gpu::MmaLayoutAttr layout, llvm::ArrayRef<int64_t> shape);
+
 // The dimension whose consecutive elements a thread holds in consecutive registers, and how
 // many: a blocked layout's first `order` entry; the mma accumulator's column pairs (Mma in
 // layout.cuh); also seen through slices of them. nullopt for other layouts.

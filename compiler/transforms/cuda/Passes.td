@@ -74,7 +74,8 @@ def AssignLayouts : Pass<"tle-assign-layouts", "::mlir::func::FuncOp">, KernelOp
     Sets a layout encoding (#tle_gpu.blocked, slice, mma, dot_op) on every tensor type and
     inserts tle_gpu.convert_layout where two uses disagree; records each access's vector
     width (tle_gpu.vec) and marks tle_gpu.mask_per_element where its mask may differ inside
-    a vector.
+    a vector. A store of an mma accumulator to global memory may get a width beyond a
+    thread's column pair (up to 16 bytes): the lanes of a quad trade registers first.
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];

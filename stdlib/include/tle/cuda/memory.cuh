@@ -268,28 +268,165 @@ TLE_DEVICE pointee_t<P> load_uniform(P ptr, bool mask, pointee_t<P> other, Scrat
   return share_from_thread0(value, scratch);
 }
 
+// ---- stores wider than a thread's run of registers ------------------------------------------
+// A tile whose threads each hold a short run of consecutive elements, the next runs on the
+// next lanes (an mma accumulator: a lane holds a column pair, the four lanes of a quad eight
+// columns), can still be stored a 16-byte vector at a time: the lanes trade registers with
+// warp shuffles until each holds Vec consecutive elements. Step k swaps a lane bit (the one
+// whose elements follow the run grown by k steps) with a register bit past the run: one
+// shuffle per pair of registers. tlec asks for it (tle.vec wider than the run) only for global
+// memory, contiguous and aligned over Vec, with a mask uniform over it.
+TLE_CONSTEXPR bool basis_alone_along(const int (&basis)[kMaxRank], int rank, int dim) {
+  for (int i = 0; i < rank; ++i)
+    if (i != dim && basis[i]) return false;
+  return true;
+}
+
+struct LaneExchange {
+  int dim = -1;
+  int runBits = 0;
+  int steps = 0;
+  int lane[kLaneBits] = {};  // step k swaps lane bit lane[k] ...
+  int reg[kLaneBits] = {};   // ... with register bit reg[k]
+  bool possible = false;
+};
+
+TLE_CONSTEXPR LaneExchange plan_lane_exchange(const LinearLayout &L, int rank, int vec) {
+  LaneExchange x;
+  for (int d = 0; d < rank && x.dim < 0; ++d)
+    if (L.numRegBits > 0 && L.reg[0][d] == 1) x.dim = d;
+  if (x.dim < 0) return x;
+  while (x.runBits < L.numRegBits && L.reg[x.runBits][x.dim] == (1 << x.runBits) && basis_alone_along(L.reg[x.runBits], rank, x.dim))
+    ++x.runBits;
+  x.steps = log2_exact(vec) - x.runBits;
+  if (x.steps <= 0 || x.runBits + x.steps > L.numRegBits) return x;
+  for (int k = 0; k < x.steps; ++k) {
+    x.lane[k] = -1;
+    for (int b = 0; b < kLaneBits; ++b)
+      if (L.lane[b][x.dim] == (1 << (x.runBits + k)) && basis_alone_along(L.lane[b], rank, x.dim)) x.lane[k] = b;
+    if (x.lane[k] < 0) return x;
+    // Any register bit past the run will do (its elements change lanes, not places in
+    // memory); the lowest keep each group of exchanged registers close.
+    x.reg[k] = x.runBits + k;
+  }
+  x.possible = true;
+  return x;
+}
+
+template <class V, int Vec>
+struct lane_exchange {
+  static constexpr LaneExchange plan = plan_lane_exchange(V::linear, V::rank, Vec);
+  static constexpr bool possible = plan.possible;
+  static constexpr int run = 1 << plan.runBits;
+  static constexpr int steps = plan.steps;
+  // The register of group `base` that set j of exchanged bits selects.
+  TLE_CONSTEXPR static int reg_of(int base, int j) {
+    int r = base;
+    for (int k = 0; k < plan.steps; ++k)
+      if ((j >> k) & 1) r |= 1 << plan.reg[k];
+    return r;
+  }
+};
+
+template <class Chunk>
+TLE_DEVICE Chunk shuffle_xor(const Chunk &c, int laneMask) {
+  constexpr int words = (sizeof(Chunk) + 3) / 4;
+  unsigned int w[words] = {};
+  memcpy(w, &c, sizeof(Chunk));
+  TLE_UNROLL for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(0xffffffffu, w[i], laneMask);
+  Chunk out;
+  memcpy(&out, w, sizeof(Chunk));
+  return out;
+}
+
+// One vector store to global memory whose parts were assembled from other lanes, as one
+// instruction: with a plain assignment nvcc may split it into 4-byte stores where it cannot
+// see the alignment tlec proved. (__stwb is the default write-back policy.)
+template <Cache C, class R>
+TLE_DEVICE void store_vector(R *p, const R &v) {
+  if constexpr (C == Cache::normal && (sizeof(R) == 16 || sizeof(R) == 8)) __stwb(p, v);
+  else store_raw<C>(p, v);
+}
+
+template <int Vec, Cache C, class P, class L, int... S>
+TLE_DEVICE void store_exchanged(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &value, const Tile<bool, L, S...> *mask) {
+  using T = pointee_t<P>;
+  using V = Tile<T, L, S...>;
+  using X = lane_exchange<V, Vec>;
+  constexpr int group = 1 << X::steps;
+  using Chunk = typename raw_storage<sizeof(T) * X::run>::type;
+  using R = typename raw_storage<sizeof(T) * Vec>::type;
+  const int lane = lane_id();
+  const bool owner = is_owner<V>();  // every lane shuffles; the owners store
+  // This lane's bit of each step: which vector of a group of registers it ends up with.
+  int selected = 0;
+  static_for<X::steps>([&](auto k) { selected |= ((lane >> TLE_CONST(X::plan.lane[decltype(k)::value])) & 1) << decltype(k)::value; });
+  static_for<V::kRegs / X::run>([&](auto g) {
+    constexpr int base = decltype(g)::value * X::run;
+    if constexpr (X::reg_of(0, group - 1) & base) return;  // a member of another group
+    else {
+      Chunk c[group];
+      static_for<group>([&](auto j) { memcpy(&c[decltype(j)::value], &value.v[TLE_CONST(X::reg_of(base, decltype(j)::value))], sizeof(Chunk)); });
+      static_for<X::steps>([&](auto kk) {
+        constexpr int k = decltype(kk)::value;
+        const bool high = (selected >> k) & 1;
+        static_for<group>([&](auto jj) {
+          constexpr int j = decltype(jj)::value, partner = j | (1 << k);
+          if constexpr (j != partner) {
+            const Chunk received = shuffle_xor(high ? c[j] : c[partner], 1 << TLE_CONST(X::plan.lane[k]));
+            c[j] = high ? received : c[j];
+            c[partner] = high ? c[partner] : received;
+          }
+        });
+      });
+      // The vector starts `offset` elements before this lane's own element of register
+      // reg_of(base, selected): memory is contiguous over the vector (tlec checked), and the
+      // mask is uniform over it.
+      P own = ptrs.v[base];
+      bool on = !mask || mask->v[base];
+      static_for<group>([&](auto j) {
+        constexpr int r = TLE_CONST(X::reg_of(base, decltype(j)::value));
+        if (decltype(j)::value != 0 && selected == decltype(j)::value) own = ptrs.v[r], on = !mask || mask->v[r];
+      });
+      int offset = 0;
+      TLE_UNROLL for (int k = 0; k < X::steps; ++k) offset += ((selected >> k) & 1) * (X::run << k);
+      if (owner && on) {
+        R raw;
+        static_for<group>([&](auto j) {
+          memcpy(reinterpret_cast<char *>(&raw) + decltype(j)::value * sizeof(Chunk), &c[decltype(j)::value], sizeof(Chunk));
+        });
+        store_vector<C>(reinterpret_cast<R *>(own - offset), raw);
+      }
+    }
+  });
+}
+
 // tl.store(ptrs, value, mask). Of the threads holding copies of an element, one writes it.
 template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
 TLE_DEVICE void store(const Tile<P, L, S...> &ptrs, const Tile<pointee_t<P>, L, S...> &value,
                       const Tile<bool, L, S...> *mask = nullptr) {
   using T = pointee_t<P>;
   using V = Tile<T, L, S...>;
-  static_assert(consecutive_registers<V, Vec>(), "tlec bug: vector width does not match the layout");
-  using R = typename raw_storage<sizeof(T) * Vec>::type;
-  if (!is_owner<V>()) return;
-  TLE_UNROLL for (int g = 0; g < V::kRegs; g += Vec) {
-    if constexpr (M == Masking::element && Vec > 1) {
-      if (mask && !all_set<Vec>(*mask, g)) {
-        TLE_UNROLL for (int i = 0; i < Vec; ++i)
-          if (mask->v[g + i]) store_element<C>(ptrs.v[g + i], value.v[g + i]);
+  if constexpr (!consecutive_registers<V, Vec>()) {
+    static_assert(lane_exchange<V, Vec>::possible && M == Masking::vector, "tlec bug: vector width does not match the layout");
+    store_exchanged<Vec, C>(ptrs, value, mask);
+  } else {
+    using R = typename raw_storage<sizeof(T) * Vec>::type;
+    if (!is_owner<V>()) return;
+    TLE_UNROLL for (int g = 0; g < V::kRegs; g += Vec) {
+      if constexpr (M == Masking::element && Vec > 1) {
+        if (mask && !all_set<Vec>(*mask, g)) {
+          TLE_UNROLL for (int i = 0; i < Vec; ++i)
+            if (mask->v[g + i]) store_element<C>(ptrs.v[g + i], value.v[g + i]);
+          continue;
+        }
+      } else if (mask && !mask->v[g]) {
         continue;
       }
-    } else if (mask && !mask->v[g]) {
-      continue;
+      R raw;
+      memcpy(&raw, &value.v[g], sizeof(R));
+      store_raw<C>(reinterpret_cast<R *>(ptrs.v[g]), raw);
     }
-    R raw;
-    memcpy(&raw, &value.v[g], sizeof(R));
-    store_raw<C>(reinterpret_cast<R *>(ptrs.v[g]), raw);
   }
 }
 template <int Vec, Cache C = Cache::normal, Masking M = Masking::vector, class P, class L, int... S>
