@@ -328,17 +328,6 @@ struct lane_exchange {
   }
 };
 
-template <class Chunk>
-TLE_DEVICE Chunk shuffle_xor(const Chunk &c, int laneMask) {
-  constexpr int words = (sizeof(Chunk) + 3) / 4;
-  unsigned int w[words] = {};
-  memcpy(w, &c, sizeof(Chunk));
-  TLE_UNROLL for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(0xffffffffu, w[i], laneMask);
-  Chunk out;
-  memcpy(&out, w, sizeof(Chunk));
-  return out;
-}
-
 // One vector store to global memory whose parts were assembled from other lanes, as one
 // instruction: with a plain assignment nvcc may split it into 4-byte stores where it cannot
 // see the alignment tlec proved. (__stwb is the default write-back policy.)
@@ -354,7 +343,8 @@ TLE_DEVICE void store_exchanged(const Tile<P, L, S...> &ptrs, const Tile<pointee
   using V = Tile<T, L, S...>;
   using X = lane_exchange<V, Vec>;
   constexpr int group = 1 << X::steps;
-  using Chunk = typename raw_storage<sizeof(T) * X::run>::type;
+  constexpr int chunkBytes = static_cast<int>(sizeof(T)) * X::run;  // one register run
+  constexpr int words = (chunkBytes + 3) / 4;                          // shuffled 32 bits at a time
   using R = typename raw_storage<sizeof(T) * Vec>::type;
   const int lane = lane_id();
   const bool owner = is_owner<V>();  // every lane shuffles; the owners store
@@ -365,17 +355,22 @@ TLE_DEVICE void store_exchanged(const Tile<P, L, S...> &ptrs, const Tile<pointee
     constexpr int base = decltype(g)::value * X::run;
     if constexpr (X::reg_of(0, group - 1) & base) return;  // a member of another group
     else {
-      Chunk c[group];
-      static_for<group>([&](auto j) { memcpy(&c[decltype(j)::value], &value.v[TLE_CONST(X::reg_of(base, decltype(j)::value))], sizeof(Chunk)); });
+      // Scalars only (selects of aggregates would put them in local memory).
+      unsigned int c[group][words] = {};
+      static_for<group>([&](auto j) { memcpy(c[decltype(j)::value], &value.v[TLE_CONST(X::reg_of(base, decltype(j)::value))], chunkBytes); });
       static_for<X::steps>([&](auto kk) {
         constexpr int k = decltype(kk)::value;
         const bool high = (selected >> k) & 1;
         static_for<group>([&](auto jj) {
           constexpr int j = decltype(jj)::value, partner = j | (1 << k);
           if constexpr (j != partner) {
-            const Chunk received = shuffle_xor(high ? c[j] : c[partner], 1 << TLE_CONST(X::plan.lane[k]));
-            c[j] = high ? received : c[j];
-            c[partner] = high ? c[partner] : received;
+            static_for<words>([&](auto ww) {
+              constexpr int w = decltype(ww)::value;
+              const unsigned int received =
+                  __shfl_xor_sync(0xffffffffu, high ? c[j][w] : c[partner][w], 1 << TLE_CONST(X::plan.lane[k]));
+              c[j][w] = high ? received : c[j][w];
+              c[partner][w] = high ? c[partner][w] : received;
+            });
           }
         });
       });
@@ -392,9 +387,7 @@ TLE_DEVICE void store_exchanged(const Tile<P, L, S...> &ptrs, const Tile<pointee
       TLE_UNROLL for (int k = 0; k < X::steps; ++k) offset += ((selected >> k) & 1) * (X::run << k);
       if (owner && on) {
         R raw;
-        static_for<group>([&](auto j) {
-          memcpy(reinterpret_cast<char *>(&raw) + decltype(j)::value * sizeof(Chunk), &c[decltype(j)::value], sizeof(Chunk));
-        });
+        static_for<group>([&](auto j) { memcpy(reinterpret_cast<char *>(&raw) + decltype(j)::value * chunkBytes, c[decltype(j)::value], chunkBytes); });
         store_vector<C>(reinterpret_cast<R *>(own - offset), raw);
       }
     }
