@@ -428,8 +428,7 @@ class LayoutSolver {
         auto mma = dyn_cast<gpu::MmaLayoutAttr>(type.getEncoding());
         if (mma && isa<ir::StoreOp>(op) && ir::pointerSpaceOf(type) == MemorySpace::Global && fast == 1 && v == perThread) {
           unsigned wide = vectorWidthFor(type, axis_.lookup(ptr), fast, exchangedRunElements(mma, type.getShape()), target_);
-          Value storeMask = cast<ir::StoreOp>(op).getMask();
-          if (wide > v && (!storeMask || axis_.lookup(storeMask).constancy[fast] >= wide)) vec = wide;
+          if (wide > v && (!mask || axis_.lookup(mask).constancy[fast] >= wide)) vec = wide;
         }
       }
       gpu::setVectorWidth(op, static_cast<int>(vec));

@@ -63,8 +63,9 @@ unsigned vectorWidthFor(mlir::RankedTensorType ptrType, const common::AxisInfo &
 
 // How many elements along the columns one store can write from an mma accumulator of
 // `shape` once the lanes of a quad trade registers (store_exchanged in memory.cuh): the
-// column pair times two per exchange step, each step trading one of the layout's registers
-// bits past the pair (at most two steps: the quad's four lanes hold eight columns).
+// column pair times two per exchange step, each step trading one of the layout's register
+// bits past the pair (at most two steps: the quad's four lanes hold eight columns). Mirrors
+// plan_lane_exchange, which asserts what this promises.
 unsigned exchangedRunElements(gpu::MmaLayoutAttr layout, llvm::ArrayRef<int64_t> shape);
 
 // The dimension whose consecutive elements a thread holds in consecutive registers, and how

@@ -57,7 +57,12 @@ struct LinearLayout {
     reg[numRegBits][dim] = value;
     ++numRegBits;
   }
-  // True if lane bit `b` (or warp bit) moves only along `dim` (or not at all).
+  // True if register bit `b` (or lane bit, or warp bit) moves only along `dim` (or not at all).
+  TLE_CONSTEXPR bool regOnlyAlong(int b, int dim) const {
+    for (int d = 0; d < rank; ++d)
+      if (d != dim && reg[b][d] != 0) return false;
+    return true;
+  }
   TLE_CONSTEXPR bool laneOnlyAlong(int b, int dim) const {
     for (int d = 0; d < rank; ++d)
       if (d != dim && lane[b][d] != 0) return false;

@@ -276,12 +276,6 @@ TLE_DEVICE pointee_t<P> load_uniform(P ptr, bool mask, pointee_t<P> other, Scrat
 // whose elements follow the run grown by k steps) with a register bit past the run: one
 // shuffle per pair of registers. tlec asks for it (tle.vec wider than the run) only for global
 // memory, contiguous and aligned over Vec, with a mask uniform over it.
-TLE_CONSTEXPR bool basis_alone_along(const int (&basis)[kMaxRank], int rank, int dim) {
-  for (int i = 0; i < rank; ++i)
-    if (i != dim && basis[i]) return false;
-  return true;
-}
-
 struct LaneExchange {
   int dim = -1;
   int runBits = 0;
@@ -291,19 +285,19 @@ struct LaneExchange {
   bool possible = false;
 };
 
-TLE_CONSTEXPR LaneExchange plan_lane_exchange(const LinearLayout &L, int rank, int vec) {
+TLE_CONSTEXPR LaneExchange plan_lane_exchange(const LinearLayout &L, int vec) {
   LaneExchange x;
-  for (int d = 0; d < rank && x.dim < 0; ++d)
+  for (int d = 0; d < L.rank && x.dim < 0; ++d)
     if (L.numRegBits > 0 && L.reg[0][d] == 1) x.dim = d;
   if (x.dim < 0) return x;
-  while (x.runBits < L.numRegBits && L.reg[x.runBits][x.dim] == (1 << x.runBits) && basis_alone_along(L.reg[x.runBits], rank, x.dim))
+  while (x.runBits < L.numRegBits && L.reg[x.runBits][x.dim] == (1 << x.runBits) && L.regOnlyAlong(x.runBits, x.dim))
     ++x.runBits;
   x.steps = log2_exact(vec) - x.runBits;
   if (x.steps <= 0 || x.runBits + x.steps > L.numRegBits) return x;
   for (int k = 0; k < x.steps; ++k) {
     x.lane[k] = -1;
     for (int b = 0; b < kLaneBits; ++b)
-      if (L.lane[b][x.dim] == (1 << (x.runBits + k)) && basis_alone_along(L.lane[b], rank, x.dim)) x.lane[k] = b;
+      if (L.lane[b][x.dim] == (1 << (x.runBits + k)) && L.laneOnlyAlong(b, x.dim)) x.lane[k] = b;
     if (x.lane[k] < 0) return x;
     // Any register bit past the run will do (its elements change lanes, not places in
     // memory); the lowest keep each group of exchanged registers close.
@@ -315,7 +309,7 @@ TLE_CONSTEXPR LaneExchange plan_lane_exchange(const LinearLayout &L, int rank, i
 
 template <class V, int Vec>
 struct lane_exchange {
-  static constexpr LaneExchange plan = plan_lane_exchange(V::linear, V::rank, Vec);
+  static constexpr LaneExchange plan = plan_lane_exchange(V::linear, Vec);
   static constexpr bool possible = plan.possible;
   static constexpr int run = 1 << plan.runBits;
   static constexpr int steps = plan.steps;
@@ -383,8 +377,7 @@ TLE_DEVICE void store_exchanged(const Tile<P, L, S...> &ptrs, const Tile<pointee
         constexpr int r = TLE_CONST(X::reg_of(base, decltype(j)::value));
         if (decltype(j)::value != 0 && selected == decltype(j)::value) own = ptrs.v[r], on = !mask || mask->v[r];
       });
-      int offset = 0;
-      TLE_UNROLL for (int k = 0; k < X::steps; ++k) offset += ((selected >> k) & 1) * (X::run << k);
+      const int offset = selected * X::run;  // bit k of `selected` stands for run << k elements
       if (owner && on) {
         R raw;
         static_for<group>([&](auto j) { memcpy(reinterpret_cast<char *>(&raw) + decltype(j)::value * chunkBytes, c[decltype(j)::value], chunkBytes); });
