@@ -205,8 +205,18 @@ void setSharedMemoryPlan(Operation *kernel, SharedMemoryPlanAttr plan) {
   dialectOf(kernel).getSharedMemoryAttrHelper().setAttr(kernel, plan);
 }
 
-int64_t slotBytes(RankedTensorType staged) { return ir::alignTo(ir::tileBytes(staged), kOperandSlotAlignment); }
-int64_t ringSlotBytes(OperandRingType ring) { return slotBytes(ring.getStaged()); }
+int64_t slotBytes(RankedTensorType staged, bool withTranspose) {
+  return (withTranspose ? 2 : 1) * ir::alignTo(ir::tileBytes(staged), kOperandSlotAlignment);
+}
+bool slotHoldsTranspose(Type element, unsigned opIdx, bool nContiguous) { return ir::isFp8(element) && opIdx == 1 && nContiguous; }
+int64_t ringSlotBytes(OperandRingType ring) {
+  RankedTensorType staged = ring.getStaged();
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(staged.getEncoding());
+  auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(ring.getOperand().getEncoding());
+  const bool transposed = blocked && operand && staged.getRank() == 2 &&
+                          slotHoldsTranspose(staged.getElementType(), operand.getOpIdx(), blocked.getOrder()[0] == 1);
+  return slotBytes(staged, transposed);
+}
 
 ArrayRef<int64_t> argumentOffsets(Operation *call) {
   if (auto v = dialectOf(call).getArgOffsetsAttrHelper().getAttr(call)) return v.asArrayRef();

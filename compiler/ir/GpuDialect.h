@@ -112,8 +112,14 @@ void setPipeThreads(mlir::Operation *pipe, int32_t writers, int32_t readers);
 // the device library's copies write.
 constexpr int64_t kOperandSlotAlignment = 1024;
 // Bytes of one slot holding `staged`, rounded up to the swizzle atom; of one slot of a ring.
-int64_t slotBytes(mlir::RankedTensorType staged);
+// A slot that also holds its tile's transpose (slotHoldsTranspose) is twice that.
+int64_t slotBytes(mlir::RankedTensorType staged, bool withTranspose = false);
 int64_t ringSlotBytes(OperandRingType ring);
+// An fp8 B copied N-contiguous (`x @ W` with a row-major fp8 W): wgmma's fp8 forms read B
+// K-major only, so the device library writes the tile's transpose into the slot's second
+// half before the dot reads it (dot.cuh, transpose_fp8_slot). `nContiguous`: the copy's
+// 16-byte chunks run along N (dimension 1).
+bool slotHoldsTranspose(mlir::Type element, unsigned opIdx, bool nContiguous);
 // Whether the device library's copy can put `staged` (a blocked tile of 16-bit elements)
 // into a slot read as dot operand `opIdx`: the slot's rows run along the tile's other
 // dimension than its 16-byte chunks (dot.cuh's operand_staging), which for an A operand must

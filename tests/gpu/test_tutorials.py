@@ -178,6 +178,17 @@ def test_matmul(k):
                 (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
             k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, *strides)
             check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a.float(), b.float(), ""), 5e-2, 1e-2)
+    # fp8 with B row-major (x @ W): N contiguous, transposed in the slot for wgmma. Inputs
+    # are quarters in [-1, 1] (exact in e4m3 and e5m2), so every partial sum is exact in
+    # the tensor cores' fp8 accumulation and the fp16 result is the exact product: one
+    # misplaced byte of the transpose shows.
+    for sym, dt, bm, bn in (("mm_fp8_rowb_128", e5m2, 128, 128), ("mm_fp8_rowb_n64", e4m3, 128, 64), ("mm_fp8_rowb_w8", e5m2, 128, 256)):
+        for m, n, kk in ((1024, 512, 768), (400, 272, 208), (333, 257, 129)):
+            a = (torch.randint(-4, 5, (m, kk), device="cuda") * 0.25).to(dt)
+            b = (torch.randint(-4, 5, (kk, n), device="cuda") * 0.25).to(dt)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+            k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, *a.stride(), *b.stride(), *c.stride())
+            check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a.float(), b.float(), ""), 0, 0)
     # B K-contiguous (x @ W.T): stride_bk hinted 1.
     for sym, dtype, bm, bn in (("mm_fp16_bt_k32", torch.float16, 128, 128), ("mm_bf16_bt_64x256", torch.bfloat16, 64, 256)):
         for m, n, kk in ((1024, 512, 768), (400, 272, 208)):

@@ -51,7 +51,7 @@ namespace {
 // Whether the library puts this ring as a wgmma operand in shared memory (kWgmmaLayout of
 // SharedMma16Operand): A, and B arriving K-contiguous, rows of 64 or 32 elements along K;
 // A arriving M-contiguous, 64-row blocks; B arriving N-contiguous rows of 64-element blocks
-// along N.
+// along N (fp8: transposed in the slot, then as K-contiguous).
 bool wgmmaReadable(gpu::OperandRingType ring) {
   auto operand = cast<gpu::DotOperandLayoutAttr>(ring.getOperand().getEncoding());
   auto staged = dyn_cast<gpu::BlockedLayoutAttr>(ring.getStaged().getEncoding());
@@ -60,8 +60,11 @@ bool wgmmaReadable(gpu::OperandRingType ring) {
   SmallVector<int64_t, 2> shape = operandUnits(ring.getStaged().getShape(), operand.getOpIdx(), ring.getStaged().getElementType());
   const bool firstContiguous = staged.getOrder()[0] == 0;
   if (operand.getOpIdx() == 0) return firstContiguous ? shape[0] % 64 == 0 : wgmmaReadableAlongK(shape[1]);
+  // An fp8 B arriving N-contiguous is read from its K-major transpose (gpu::slotHoldsTranspose).
+  if (firstContiguous || gpu::slotHoldsTranspose(ring.getStaged().getElementType(), 1, /*nContiguous=*/true))
+    return wgmmaReadableAlongK(shape[0]);
   auto mma = cast<gpu::MmaLayoutAttr>(operand.getParent());
-  return firstContiguous ? wgmmaReadableAlongK(shape[0]) : shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
+  return shape[1] % 64 == 0 && mma.getGroupN() % 32 == 0;
 }
 
 // Whether the library runs this dot on wgmma (use_wgmma in dot.cuh): B in shared memory,

@@ -44,7 +44,9 @@ def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, Ker
   let description = [{
     Marks tle_gpu.async_copy each load of a loop body that only feeds a tl.dot operand and
     that cp.async can copy straight into the slots ldmatrix / wgmma read (16-bit elements in
-    16-byte chunks per thread, zero or no `other`, a tile of whole mma fragments); sets the
+    16-byte chunks per thread, zero or no `other`, a tile of whole mma fragments; fp8 only
+    where wgmma reads both operands, an N-contiguous B through its transpose in a slot twice
+    the tile's size); sets the
     loop's tle_gpu.async_depth to num_stages - 1 (1..3). Also marks a loop-invariant A
     operand of such loops' wgmma dots whose register fragment would not fit beside the
     dots' results: it stays resident in shared memory.

@@ -5,7 +5,8 @@
 // aligned elements per thread in its coalesced layout; zero or no `other`; a tile that
 // fills whole mma.sync operand fragments of the dot's warps). fp8 operands go only where
 // wgmma will read them, which takes both operands of one format from slots, K-major (16
-// consecutive elements along K per thread): both loads of such a dot go, or neither. Such
+// consecutive elements along K per thread; a B with them along N is transposed in its
+// slot): both loads of such a dot go, or neither. Such
 // loads are marked tle_gpu.async_copy; their loop gets tle_gpu.async_depth = num_stages - 1 (at most 3): how
 // many iterations ahead tle-prefetch-loads requests them when every dot load of the loop
 // goes this way. tle-lower-async-copies then makes the copies.
@@ -105,14 +106,25 @@ class AsyncCopyPlanner {
         return false;
       auto type = cast<RankedTensorType>(load.getType());
       SmallVector<int64_t, 2> units = operandUnits(type.getShape(), opIdx, type.getElementType());
-      if (!chunked(load, type, /*alongK=*/opIdx == 0 ? 1 : 0) || !fillsMmaFragments(w, opIdx, units) ||
-          !wgmmaReadableAlongK(units[opIdx == 0 ? 1 : 0]))
-        return false;
+      if (!fillsMmaFragments(w, opIdx, units) || !wgmmaReadableAlongK(units[opIdx == 0 ? 1 : 0])) return false;
+      if (!chunked(load, type, /*alongK=*/opIdx == 0 ? 1 : 0) && !transposedInSlot(load)) return false;
     }
     return true;
   }
 
-  static int64_t slotBytes(ir::LoadOp load) { return gpu::slotBytes(cast<RankedTensorType>(load.getType())); }
+  // An fp8 B whose 16-byte chunks run along N: copied as it is, rows of N bytes (16-bit
+  // units of the 128-byte swizzle: up to 64 of them, or whole blocks of 64), and transposed
+  // in its slot before the dot (gpu::slotHoldsTranspose).
+  bool transposedInSlot(ir::LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    if (!load->hasOneUse() || load->getUses().begin()->getOperandNumber() != 1 || !isa<ir::DotOp>(load->getUses().begin()->getOwner()))
+      return false;
+    const int64_t nUnits = type.getShape()[1] / 2;
+    return gpu::slotHoldsTranspose(type.getElementType(), 1, /*nContiguous=*/true) && type.getShape()[0] % 4 == 0 &&
+           (nUnits == 8 || nUnits == 16 || nUnits == 32 || nUnits % 64 == 0) && chunked(load, type, 1);
+  }
+
+  int64_t slotBytes(ir::LoadOp load) { return gpu::slotBytes(cast<RankedTensorType>(load.getType()), transposedInSlot(load)); }
 
   // num_stages - 1 iterations ahead, or as many as the target's shared memory holds: depth + 1
   // slots of each of the loop's copied tiles beside the resident ones (the scratch and the

@@ -841,6 +841,59 @@ TLE_CONSTEXPR bool use_wgmma() {
          static_cast<TC>(0.5f) != TC(0);  // a float accumulator
 }
 
+// An fp8 B copied N-contiguous (gpu::slotHoldsTranspose: `x @ W` with a row-major fp8 W):
+// wgmma's fp8 forms read B K-major only, so the block writes the tile's transpose into the
+// second half of its slot, arranged as a K-contiguous copy (KContiguousB) would have, and
+// the dot reads that.
+template <class Src>
+TLE_CONSTEXPR bool fp8_b_transposed_in_slot() {
+  return is_fp8<typename Src::value_type>::value && chunked_along<Src, 1>();
+}
+template <class T, int K, int N, int Warps>
+using KContiguousB = Tile<T, Blocked<ints<16, 1>, ints<8, 4>, ints<1, Warps>, ints<0, 1>>, K, N>;
+
+// The transpose of a K x N fp8 tile: byte (k, n) of the copy sits in Swizzle16<N / 2, K>
+// (16-bit units, rows k), of the transpose in Swizzle16<K / 2, N> (rows n). A thread moves
+// blocks of 4 x 4 bytes: four 32-bit reads (rows k..k+3, columns n..n+3), eight byte
+// permutes, four 32-bit writes (rows n..n+3, columns k..k+3). Where K / 4 is a multiple of
+// 32 and N / 4 of 16, lane l of a warp takes block (l ^ s, l) of a 32 x 32 square (or
+// (l ^ s, l % 16) of a 32 x 16 one) for the warp's shifts s: with the 128-byte swizzle the
+// 32 lanes then hit 32 banks on the write side, and on the read side too where N is 128
+// bytes or more (two lanes a bank at 64).
+template <int K, int N, int Threads>
+TLE_DEVICE void transpose_fp8_slot(const unsigned char *slot, unsigned char *transposed) {
+  constexpr int kBK = K / 4, kBN = N / 4, kBlocks = kBK * kBN;
+  static_assert(K % 4 == 0 && N % 4 == 0 && Threads % 32 == 0, "tlec bug: an fp8 tile transposed in its slot");
+  const uint16_t *src = reinterpret_cast<const uint16_t *>(slot);
+  uint16_t *dst = reinterpret_cast<uint16_t *>(transposed);
+  auto move = [&](int bk, int bn) {
+    uint32_t w[4];
+    TLE_UNROLL for (int i = 0; i < 4; ++i) w[i] = *reinterpret_cast<const uint32_t *>(&src[Swizzle16<N / 2, K>::offset(4 * bk + i, 2 * bn)]);
+    // Bytes (w0.b0, w1.b0, w0.b1, w1.b1) and so on, then whole columns of the block.
+    const uint32_t lo01 = __byte_perm(w[0], w[1], 0x5140), lo23 = __byte_perm(w[2], w[3], 0x5140);
+    const uint32_t hi01 = __byte_perm(w[0], w[1], 0x7362), hi23 = __byte_perm(w[2], w[3], 0x7362);
+    const uint32_t out[4] = {__byte_perm(lo01, lo23, 0x5410), __byte_perm(lo01, lo23, 0x7632), __byte_perm(hi01, hi23, 0x5410),
+                             __byte_perm(hi01, hi23, 0x7632)};
+    TLE_UNROLL for (int j = 0; j < 4; ++j) *reinterpret_cast<uint32_t *>(&dst[Swizzle16<K / 2, N>::offset(4 * bn + j, 2 * bk)]) = out[j];
+  };
+  const int tid = static_cast<int>(threadIdx.x);
+  constexpr int kWarps = Threads / 32, kLanesN = kBN >= 32 ? 32 : 16;
+  if constexpr (kBK % 32 == 0 && kBN % kLanesN == 0 && (kBlocks / 32) % kWarps == 0) {
+    const int lane = tid & 31, warp = tid >> 5;
+    TLE_UNROLL for (int u = 0; u < kBlocks / 32 / kWarps; ++u) {
+      const int d = warp + kWarps * u;  // square d / kLanesN, shift d % kLanesN
+      const int square = d / kLanesN, shift = d % kLanesN;
+      const int sk = square / (kBN / kLanesN), sn = square % (kBN / kLanesN);
+      move(32 * sk + (lane ^ shift), kLanesN * sn + (lane & (kLanesN - 1)));
+    }
+  } else {
+    TLE_UNROLL for (int b0 = 0; b0 < kBlocks; b0 += Threads) {
+      const int b = b0 + tid;
+      if (kBlocks % Threads == 0 || b < kBlocks) move(b / kBN, b % kBN);
+    }
+  }
+}
+
 // c + a @ b with operands read from their cp.async slots step by step (SA, SB: the layouts
 // the copies came from). InFlight (tle-keep-dots-in-flight): the dot must run on wgmma, and
 // its group is left running; the next call, or wait_dots_in_flight after the loop, waits
@@ -849,23 +902,35 @@ template <bool InFlight, class DA, class DB, class SA, class SB, class TC, int W
 TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots_impl(const unsigned char *slotA, const unsigned char *slotB,
                                                              const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
   using TA = typename DA::value_type;
-  // fp8 slots are read as 16-bit tiles of half the K extent (chunk_elements); a k16 step of
-  // those is one fp8 k32 step.
-  constexpr int K = DA::linear.shape[1] / elements_per_unit<TA>();
-  using OA = SharedMma16Operand<0, SA, WM, WN, G, M, K>;
-  using OB = SharedMma16Operand<1, SB, WM, WN, G, K, N>;
-  constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, G, N, OA::kWgmmaLayout, OB::kWgmmaLayout>();
-  static_assert(!InFlight || kWgmma || !TLE_HAS_WGMMA, "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
-  static_assert(sizeof(TA) == 2 || kWgmma || !TLE_HAS_WGMMA, "tlec bug: fp8 operands in slots are read by wgmma only");
-  const OA a{reinterpret_cast<const uint16_t *>(slotA)};
-  const OB b{reinterpret_cast<const uint16_t *>(slotB)};
-  Tile<TC, Mma<WM, WN, G>, M, N> d = c;
-  if constexpr (kWgmma)
-    wgmma_steps<TA, WM, WN, G, M / (16 * working_warps<WM, M, 16>()), N, K / 16, InFlight>(a, b, d);
-  else if constexpr (sizeof(TA) == 2)
-    mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
-  return d;
+  if constexpr (fp8_b_transposed_in_slot<SB>()) {
+    // The whole block transposes (the slot loops of plain kernels run on every warp), then
+    // every warp's writes are visible to wgmma's reads.
+    constexpr int kBytesK = DA::linear.shape[1];
+    unsigned char *transposed = const_cast<unsigned char *>(slotB) + round_up1024(kBytesK * N);
+    transpose_fp8_slot<kBytesK, N, 32 * WM * WN>(slotB, transposed);
+    wgmma::fence_shared_writes();
+    __syncthreads();
+    return dot_from_slots_impl<InFlight, DA, DB, SA, KContiguousB<typename SB::value_type, kBytesK, N, WM * WN>>(slotA, transposed, c);
+  } else {
+    // fp8 slots are read as 16-bit tiles of half the K extent (chunk_elements); a k16 step of
+    // those is one fp8 k32 step.
+    constexpr int K = DA::linear.shape[1] / elements_per_unit<TA>();
+    using OA = SharedMma16Operand<0, SA, WM, WN, G, M, K>;
+    using OB = SharedMma16Operand<1, SB, WM, WN, G, K, N>;
+    constexpr bool kWgmma = use_wgmma<TA, TC, WM, WN, G, N, OA::kWgmmaLayout, OB::kWgmmaLayout>();
+    static_assert(!InFlight || kWgmma || !TLE_HAS_WGMMA, "tlec bug: tle-keep-dots-in-flight chose a dot that does not run on wgmma");
+    static_assert(sizeof(TA) == 2 || kWgmma || !TLE_HAS_WGMMA, "tlec bug: fp8 operands in slots are read by wgmma only");
+    const OA a{reinterpret_cast<const uint16_t *>(slotA)};
+    const OB b{reinterpret_cast<const uint16_t *>(slotB)};
+    Tile<TC, Mma<WM, WN, G>, M, N> d = c;
+    if constexpr (kWgmma)
+      wgmma_steps<TA, WM, WN, G, M / (16 * working_warps<WM, M, 16>()), N, K / 16, InFlight>(a, b, d);
+    else if constexpr (sizeof(TA) == 2)
+      mma16_steps<TA, M / (16 * working_warps<WM, M, 16>()), N / (8 * working_warps<WN, N, 8>()), K / 16>(a, b, d);
+    return d;
+  }
 }
+
 template <class DA, class DB, class SA, class SB, class TC, int WM, int WN, int G, int M, int N>
 TLE_DEVICE Tile<TC, Mma<WM, WN, G>, M, N> dot_from_slots(const unsigned char *slotA, const unsigned char *slotB,
                                                         const Tile<TC, Mma<WM, WN, G>, M, N> &c) {
