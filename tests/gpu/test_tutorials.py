@@ -866,6 +866,18 @@ def test_elementwise(k):
     # i1 values are 0 and 1 here, as Triton's int1 -> int32 conversion gives them.
     for label, got, want in (("+", outs[0], a ^ b), ("-", outs[1], a ^ b), ("*", outs[2], a & b)):
         check(f"i1 arithmetic modulo 2: a {label} b", got, want, 0, 0)
+    # eviction_policy (L1 eviction priorities): the same values as plain loads and stores;
+    # an odd length (per-element masks) unhinted, and a multiple of 16 both ways.
+    for sym, n in (("evict_256", 1000), ("evict_256", 1024), ("evict_256_h", 1024)):
+        grid = (n + 255) // 256
+        x = torch.randn(n, device="cuda", dtype=torch.float16)
+        y = torch.randn(n, device="cuda")
+        b = torch.randint(-100, 100, (grid,), device="cuda", dtype=torch.int8)
+        out = torch.full((n + 7,), float("nan"), device="cuda")
+        k[sym]([grid], x, y, b, out, n)
+        want = x.double() + y.double() + b.double().repeat_interleave(256)[:n]
+        check(f"eviction_policy loads and store {sym} n={n}", out[:n], want, 1e-6, 1e-6)
+        check(f"eviction_policy store leaves the tail {sym} n={n}", out[n:].isnan(), torch.ones(7, dtype=torch.bool), 0, 0)
 
 
 def test_module_loader(build):

@@ -355,6 +355,14 @@ void KernelPrinter::printOperation(Operation *op) {
       .Default([&](Operation *) { elementwise(op); });
 }
 
+// tle::Cache's name for an access's cache operator (".cg" -> "cg") or, without one, its
+// eviction policy (PTX takes one or the other; sema warns where both were given).
+static std::string cachePolicy(std::optional<StringRef> cache, std::optional<StringRef> eviction) {
+  if (cache && !cache->empty()) return cache->substr(1).str();
+  if (eviction && (*eviction == "evict_first" || *eviction == "evict_last")) return eviction->str();
+  return "normal";
+}
+
 void KernelPrinter::printMemoryOperation(Operation *op) {
   llvm::TypeSwitch<Operation *>(op)
       .Case<ir::LoadOp>([&](ir::LoadOp l) {
@@ -362,7 +370,7 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
         if (l.getMask()) args += ", " + expr(l.getMask());
         if (l.getOther()) args += ", " + expr(l.getOther());
         const bool global = ir::pointerSpaceOf(l.getPtr().getType()) == MemorySpace::Global;
-        std::string cache = l.getIsVolatile() ? (global ? "cv" : "vol") : l.getCache() ? l.getCache()->str().substr(1) : "normal";
+        std::string cache = l.getIsVolatile() ? (global ? "cv" : "vol") : cachePolicy(l.getCache(), l.getEviction());
         if (gpu::uniformLoad(op)) {  // read by thread 0, shared through the scratch
           std::string smem = useScratch("int(sizeof(" + scalarType(l.getType()) + "))");
           if (l.getMask() && !l.getOther()) args += ", " + scalarType(l.getType()) + "()";
@@ -376,7 +384,7 @@ void KernelPrinter::printMemoryOperation(Operation *op) {
       .Case<ir::StoreOp>([&](ir::StoreOp s) {
         std::string args = expr(s.getPtr()) + ", " + expr(s.getValue());
         if (s.getMask()) args += ", " + expr(s.getMask());
-        std::string cache = s.getCache() ? s.getCache()->str().substr(1) : "normal";
+        std::string cache = cachePolicy(s.getCache(), s.getEviction());
         line() << "tle::store<" << gpu::vectorWidth(op) << ", tle::Cache::" << cache << masking(op) << ">(" << args << ");\n";
       })
       .Case<gpu::CopyAsyncToSharedOp>([&](gpu::CopyAsyncToSharedOp c) {

@@ -52,10 +52,19 @@ constexpr std::initializer_list<const char *> kLoadCaches = {".ca", ".cg", ".cv"
 constexpr std::initializer_list<const char *> kStoreCaches = {".wb", ".cg", ".cs", ".wt"};
 constexpr std::initializer_list<const char *> kEvictions = {"evict_first", "evict_last", "evict_normal"};
 
-// Triton's L2 eviction priorities: accepted and recorded, not yet given to the hardware.
-void warnEvictionPolicy(LoweringContext &cx, mlir::StringAttr eviction, SourceRange at) {
-  if (eviction && eviction.getValue() != "evict_normal")
-    cx.diags().report(DiagId::IgnoredHint, at, "eviction_policy='" + eviction.getValue().str() + "' is not honoured by tlec yet; the access uses the default L2 policy");
+// Triton's eviction priorities reach CUDA as the L1 eviction priority of ld.global /
+// st.global, which PTX takes instead of a cache operator: given both, the cache operator
+// stays. (The Ascend backend names the hints it drops itself.)
+// A volatile load is ld.volatile, which has neither.
+void warnEvictionPolicy(LoweringContext &cx, mlir::StringAttr eviction, mlir::StringAttr cache, bool isVolatile, SourceRange at) {
+  if (!eviction || eviction.getValue() == "evict_normal" || cx.target().family() != TargetFamily::Cuda) return;
+  if (isVolatile)
+    cx.diags().report(DiagId::IgnoredHint, at,
+                      "eviction_policy='" + eviction.getValue().str() + "' is not applied to a volatile load: ld.volatile takes no eviction priority");
+  else if (cache)
+    cx.diags().report(DiagId::IgnoredHint, at,
+                      "eviction_policy='" + eviction.getValue().str() + "' is not applied together with cache_modifier='" + cache.getValue().str() +
+                          "': PTX's ld.global and st.global take one or the other, and the access keeps the cache modifier");
 }
 
 // A load through a block pointer: boundary_check and padding_option instead of mask and other.
@@ -76,8 +85,8 @@ Value loadBlock(LoweringContext &cx, const Args &a, const std::vector<SourceRang
   // Cache and eviction hints and volatile, as for a load through pointers.
   mlir::StringAttr cache = hintArg(cx, a, where, 5, kLoadCaches, "cache_modifier", "a load");
   mlir::StringAttr eviction = hintArg(cx, a, where, 6, kEvictions, "eviction_policy", "a load");
-  warnEvictionPolicy(cx, eviction, where[6]);
   bool isVolatile = a[7] && cx.truthy(*a[7], where[7]);
+  warnEvictionPolicy(cx, eviction, cache, isVolatile, where[6]);
   auto op = b.create<tle::ir::LoadBlockOp>(cx.loc(at), cx.irType(result), ptr.ir, b.getDenseI32ArrayAttr(check), padding, cache,
                                            eviction, isVolatile);
   return Value::ofRuntime(op.getResult(), result);
@@ -135,8 +144,8 @@ Value load(LoweringContext &cx, BuiltinCall &c) {
                       "cache_modifier and eviction_policy apply to global memory; a load through shared-memory pointers ignores them");
     cache = {}, eviction = {};
   }
-  warnEvictionPolicy(cx, eviction, where[6]);
   bool isVolatile = a[7] && cx.truthy(*a[7], where[7]);
+  warnEvictionPolicy(cx, eviction, cache, isVolatile, where[6]);
   bool isAsync = tleLoad && a[8] && cx.truthy(*a[8], where[8]);
   auto op = b.create<tle::ir::LoadOp>(cx.loc(c.at), cx.irType(result), ptr.ir, mask ? mask->ir : mlir::Value(),
                                       other ? other->ir : mlir::Value(), cache, eviction, isVolatile, isAsync);
@@ -156,7 +165,7 @@ Value storeBlock(LoweringContext &cx, const Args &a, const std::vector<SourceRan
   mlir::OpBuilder &b = cx.builder();
   mlir::StringAttr cache = hintArg(cx, a, where, 4, kStoreCaches, "cache_modifier", "a store");
   mlir::StringAttr eviction = hintArg(cx, a, where, 5, kEvictions, "eviction_policy", "a store");
-  warnEvictionPolicy(cx, eviction, where[5]);
+  warnEvictionPolicy(cx, eviction, cache, false, where[5]);
   b.create<tle::ir::StoreBlockOp>(cx.loc(at), ptr.ir, value.ir, b.getDenseI32ArrayAttr(check), cache, eviction);
   return Value::none();
 }
@@ -192,7 +201,7 @@ Value store(LoweringContext &cx, BuiltinCall &c) {
                       "cache_modifier and eviction_policy apply to global memory; a store through shared-memory pointers ignores them");
     cache = {}, eviction = {};
   }
-  warnEvictionPolicy(cx, eviction, where[5]);
+  warnEvictionPolicy(cx, eviction, cache, false, where[5]);
   b.create<tle::ir::StoreOp>(l, ptr.ir, value.ir, mask ? mask->ir : mlir::Value(), cache, eviction);
   return Value::none();
 }

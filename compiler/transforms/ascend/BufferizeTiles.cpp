@@ -232,7 +232,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     if (isVolatile) op->emitWarning() << "volatile=True is not honoured on Ascend yet";
     if (cache && !cache.getValue().empty())
       op->emitWarning() << "cache_modifier=\"" << cache.getValue() << "\" is not honoured on Ascend";
-    (void)eviction;  // sema already warns for every target
+    if (eviction && !eviction.getValue().empty() && eviction.getValue() != "evict_normal")
+      op->emitWarning() << "eviction_policy=\"" << eviction.getValue() << "\" is not honoured on Ascend";
   }
 
   void loadTile(ir::LoadOp load) {

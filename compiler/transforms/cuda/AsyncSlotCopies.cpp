@@ -107,11 +107,13 @@ class SlotCopies {
     gpu::setVectorWidth(copy, vec);
     if (gpu::maskPerElement(load) || gpu::maskPerElement(store)) gpu::setMaskPerElement(copy);
     gpu::setCommitsAsyncCopies(commit);
+    warnEvictionNotCopied(load, warned_);
     store.erase();
     load.erase();
   }
 
   func::FuncOp f_;
+  llvm::DenseSet<Location> warned_;
 };
 
 struct AsyncSlotCopiesPass : impl::AsyncSlotCopiesBase<AsyncSlotCopiesPass> {

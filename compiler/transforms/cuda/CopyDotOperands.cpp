@@ -103,7 +103,9 @@ class OperandCopies {
     llvm::MapVector<Block *, SmallVector<Candidate *>> byBlock;
     for (Candidate &c : candidates) byBlock[c.load->getBlock()].push_back(&c);
     for (auto &[block, inBlock] : byBlock) copyAndWait(inBlock);
+    llvm::DenseSet<Location> warned;
     for (Candidate &c : candidates) {
+      warnEvictionNotCopied(c.load, warned);
       for (Consumer &u : c.consumers) {
         if (u.convert && u.convert->use_empty()) u.convert.erase();
         u.convert = {};

@@ -5,6 +5,7 @@
 // That needs a layout that gives every element to exactly one thread, and 4-, 8- or 16-byte
 // vectors (cp.async's sizes); other asynchronous loads stay ordinary loads, with a warning.
 #include "transforms/cuda/Passes.h"
+#include "transforms/cuda/OperandCopies.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -48,12 +49,14 @@ struct LowerAsyncLoadsPass : impl::LowerAsyncLoadsBase<LowerAsyncLoadsPass> {
     // Every copy starts first, so that each wait can count the copies started after its own.
     SmallVector<std::pair<ir::LoadOp, gpu::AsyncLoadOp>> started;
     llvm::DenseSet<Location> warned;  // pipelining copies a load: one warning per source load
+    llvm::DenseSet<Location> evictionWarned;
     for (ir::LoadOp load : loads) {
       if (std::string why = whyNotAsync(load); !why.empty()) {
         if (warned.insert(load.getLoc()).second)
           load.emitWarning("tle.load(is_async=True) is compiled as an ordinary load: " + why);
         continue;
       }
+      warnEvictionNotCopied(load, evictionWarned);
       OpBuilder b(load);
       auto start = b.create<gpu::AsyncLoadOp>(load.getLoc(), b.getI32Type(), load.getPtr(), load.getMask(),
                                               b.getI32IntegerAttr(gpu::vectorWidth(load)), IntegerAttr());

@@ -29,6 +29,13 @@ gpu::AsyncCopyOp createOperandCopy(OpBuilder &b, ir::LoadOp load, Value ring, In
   return copy;
 }
 
+void warnEvictionNotCopied(ir::LoadOp load, llvm::DenseSet<Location> &warned) {
+  std::optional<StringRef> eviction = load.getEviction();
+  if (!eviction || (*eviction != "evict_first" && *eviction != "evict_last") || !warned.insert(load.getLoc()).second) return;
+  load.emitWarning() << "eviction_policy='" << *eviction
+                     << "' is not applied: this load is copied to shared memory by cp.async, which has no eviction priority";
+}
+
 int64_t scratchEstimate(Operation *op) {
   if (!isa<gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, ir::TransOp, ir::ReshapeOp, ir::JoinOp, ir::SplitOp,
            ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, ir::ExclusiveCumsumOp, ir::ReduceOp,

@@ -5,6 +5,7 @@
 #include "ir/GpuDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace tle::cuda {
 
@@ -20,6 +21,11 @@ bool isZeroOrAbsent(mlir::Value other);
 // frees), at the builder's insertion point. A mask that is a splat (the whole tile or none
 // of it) stays a scalar: the library decides once per tile.
 gpu::AsyncCopyOp createOperandCopy(mlir::OpBuilder &b, ir::LoadOp load, mlir::Value ring, mlir::IntegerAttr slot);
+
+// A load that goes global -> shared by cp.async keeps no eviction_policy (cp.async has no
+// eviction priority; Triton's asynchronous copies drop it too): a warning at the load says
+// so, once per source location in `warned`.
+void warnEvictionNotCopied(ir::LoadOp load, llvm::DenseSet<mlir::Location> &warned);
 
 // The shared memory an op may take as scratch or staging (KernelPrinter's useScratch and
 // useStaging; the device library sizes them): at most its largest tile operand, twice that

@@ -35,7 +35,44 @@ using pointee_t = typename pointee<P>::type;
 // Triton's cache modifiers (`cache_modifier=`). Eviction hints do not reach the device library
 // yet (sema warns: ignored-hint).
 // vol: a volatile access of shared memory (tl.load(volatile=True) there; cv is global's).
-enum class Cache { normal, ca, cg, cs, cv, wb, wt, vol };
+// evict_first / evict_last: Triton's eviction_policy, as its loads and stores take it: the
+// L1 eviction priority of ld.global / st.global (PTX takes a cache operator or an eviction
+// priority, not both).
+enum class Cache { normal, ca, cg, cs, cv, wb, wt, vol, evict_first, evict_last };
+
+// ld.global / st.global with an L1 eviction priority (inline PTX: neither the CUDA
+// intrinsics nor cuda::ptx have one), 1 to 16 bytes.
+#define TLE_LD_EVICT(QUALIFIER)                                                                                          \
+  do {                                                                                                                  \
+    if constexpr (sizeof(R) == 16)                                                                                      \
+      asm volatile("ld.global" QUALIFIER ".v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) \
+                   : "l"(p) : "memory");                                                                                \
+    else if constexpr (sizeof(R) == 8)                                                                                  \
+      asm volatile("ld.global" QUALIFIER ".v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");          \
+    else if constexpr (sizeof(R) == 4)                                                                                  \
+      asm volatile("ld.global" QUALIFIER ".u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");                               \
+    else if constexpr (sizeof(R) == 2)                                                                                  \
+      asm volatile("ld.global" QUALIFIER ".u16 %0, [%1];" : "=h"(r) : "l"(p) : "memory");                               \
+    else {                                                                                                              \
+      unsigned short wide;                                                                                              \
+      asm volatile("ld.global" QUALIFIER ".u8 %0, [%1];" : "=h"(wide) : "l"(p) : "memory");                             \
+      r = static_cast<R>(wide);                                                                                         \
+    }                                                                                                                   \
+  } while (0)
+#define TLE_ST_EVICT(QUALIFIER)                                                                                          \
+  do {                                                                                                                  \
+    if constexpr (sizeof(R) == 16)                                                                                      \
+      asm volatile("st.global" QUALIFIER ".v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) \
+                   : "memory");                                                                                         \
+    else if constexpr (sizeof(R) == 8)                                                                                  \
+      asm volatile("st.global" QUALIFIER ".v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");             \
+    else if constexpr (sizeof(R) == 4)                                                                                  \
+      asm volatile("st.global" QUALIFIER ".u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");                                 \
+    else if constexpr (sizeof(R) == 2)                                                                                  \
+      asm volatile("st.global" QUALIFIER ".u16 [%0], %1;" ::"l"(p), "h"(v) : "memory");                                 \
+    else                                                                                                                \
+      asm volatile("st.global" QUALIFIER ".u8 [%0], %1;" ::"l"(p), "h"(static_cast<unsigned short>(v)) : "memory");     \
+  } while (0)
 
 template <int Bytes>
 struct raw_storage;
@@ -58,6 +95,11 @@ TLE_DEVICE R load_raw(const R *p) {
     else if constexpr (sizeof(R) == 8) r.x = q->x, r.y = q->y;
     else r = *q;
     return r;
+  } else if constexpr (C == Cache::evict_first || C == Cache::evict_last) {
+    R r;
+    if constexpr (C == Cache::evict_first) TLE_LD_EVICT(".L1::evict_first");
+    else TLE_LD_EVICT(".L1::evict_last");
+    return r;
   } else return *p;
 }
 template <Cache C, class R>
@@ -65,8 +107,12 @@ TLE_DEVICE void store_raw(R *p, R v) {
   if constexpr (C == Cache::cg) __stcg(p, v);
   else if constexpr (C == Cache::cs) __stcs(p, v);
   else if constexpr (C == Cache::wt) __stwt(p, v);
+  else if constexpr (C == Cache::evict_first) TLE_ST_EVICT(".L1::evict_first");
+  else if constexpr (C == Cache::evict_last) TLE_ST_EVICT(".L1::evict_last");
   else *p = v;
 }
+#undef TLE_LD_EVICT
+#undef TLE_ST_EVICT
 
 // How a masked vector access reads its mask: `vector` when the compiler proved the mask
 // uniform over each vector (the first element's bit stands for all), `element` when it may
@@ -137,6 +183,8 @@ TLE_DEVICE R load_global_if(const R *p, bool on, R fallback) {
     else if constexpr (C == Cache::cg) TLE_LD_GLOBAL_IF(".cg");
     else if constexpr (C == Cache::cs) TLE_LD_GLOBAL_IF(".cs");
     else if constexpr (C == Cache::cv) TLE_LD_GLOBAL_IF(".cv");
+    else if constexpr (C == Cache::evict_first) TLE_LD_GLOBAL_IF(".L1::evict_first");
+    else if constexpr (C == Cache::evict_last) TLE_LD_GLOBAL_IF(".L1::evict_last");
     else TLE_LD_GLOBAL_IF("");
     return r;
   }
