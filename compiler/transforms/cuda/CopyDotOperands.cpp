@@ -103,9 +103,7 @@ class OperandCopies {
     llvm::MapVector<Block *, SmallVector<Candidate *>> byBlock;
     for (Candidate &c : candidates) byBlock[c.load->getBlock()].push_back(&c);
     for (auto &[block, inBlock] : byBlock) copyAndWait(inBlock);
-    llvm::DenseSet<Location> warned;
     for (Candidate &c : candidates) {
-      warnEvictionNotCopied(c.load, warned);
       for (Consumer &u : c.consumers) {
         if (u.convert && u.convert->use_empty()) u.convert.erase();
         u.convert = {};
@@ -263,7 +261,7 @@ class OperandCopies {
       // A copy moves later only past ops that write no memory: it must read what the load read.
       if (!previous || previous->isBeforeInBlock(c->load) || writesBetween(c->load, previous)) b.setInsertionPoint(c->load);
       else b.setInsertionPointAfter(previous);
-      c->copy = createOperandCopy(b, c->load, c->ring, b.getI32IntegerAttr(0));
+      c->copy = createOperandCopy(b, c->load, c->ring, b.getI32IntegerAttr(0), warned_);
       previous = c->copy;
     }
     if (block->getParentOp()->getParentOfType<LoopLikeOpInterface>() || isa<LoopLikeOpInterface>(block->getParentOp())) {
@@ -300,6 +298,7 @@ class OperandCopies {
   }
 
   func::FuncOp f_;
+  llvm::DenseSet<Location> warned_;  // loads whose eviction_policy the copies drop
   const TargetInfo &target_;
   llvm::DenseMap<Value, Value> views_;  // conversion result -> the slot view its dots read
 };

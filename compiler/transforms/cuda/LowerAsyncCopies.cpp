@@ -109,9 +109,9 @@ Operation *first(const Range &ops) {
   return best;
 }
 
-gpu::AsyncCopyOp copyFor(OpBuilder &b, ir::LoadOp load, Value ring, std::optional<int> slot) {
+gpu::AsyncCopyOp copyFor(OpBuilder &b, ir::LoadOp load, Value ring, std::optional<int> slot, llvm::DenseSet<Location> &warned) {
   b.setInsertionPoint(load);
-  return createOperandCopy(b, load, ring, slot ? b.getI32IntegerAttr(*slot) : IntegerAttr());
+  return createOperandCopy(b, load, ring, slot ? b.getI32IntegerAttr(*slot) : IntegerAttr(), warned);
 }
 
 // A copy of `loop` without the iteration arguments `drop` (unused but by the yield).
@@ -188,8 +188,8 @@ class AsyncCopyLowering {
     b.setInsertionPoint(firstBodyLoad);
     b.create<gpu::AsyncWaitOp>(firstBodyLoad->getLoc(), b.getI32IntegerAttr((depth - 1) * static_cast<int>(chains.size())));
     for (Chain *c : chains) {
-      for (auto [slot, l] : llvm::enumerate(c->prologue)) copyFor(b, l, c->ring, static_cast<int>(slot));
-      copyFor(b, c->next, c->ring, std::nullopt);
+      for (auto [slot, l] : llvm::enumerate(c->prologue)) copyFor(b, l, c->ring, static_cast<int>(slot), warned_);
+      copyFor(b, c->next, c->ring, std::nullopt, warned_);
     }
     readOperands(b, chains);
     // The tiles no longer pass through the loop.
@@ -261,13 +261,14 @@ class AsyncCopyLowering {
     b.setInsertionPointAfter(barrier);
     auto type = gpu::OperandRingType::get(f_.getContext(), 1, convert.getSrc().getType(), convert.getType());
     Value ring = b.create<gpu::OperandRingOp>(load.getLoc(), type, IntegerAttr());
-    createOperandCopy(b, load, ring, b.getI32IntegerAttr(0));
+    createOperandCopy(b, load, ring, b.getI32IntegerAttr(0), warned_);
     for (OpOperand &use : llvm::make_early_inc_range(convert->getUses())) use.set(ring);
     convert.erase();
     load.erase();
   }
 
   func::FuncOp f_;
+  llvm::DenseSet<Location> warned_;  // loads whose eviction_policy the copies drop
   // The barrier before each ring loop's first copies.
   llvm::DenseMap<Operation *, ir::BarrierOp> slotsFree_;
 };

@@ -20,7 +20,8 @@ bool isZeroOrAbsent(Value other) {
   return false;
 }
 
-gpu::AsyncCopyOp createOperandCopy(OpBuilder &b, ir::LoadOp load, Value ring, IntegerAttr slot) {
+gpu::AsyncCopyOp createOperandCopy(OpBuilder &b, ir::LoadOp load, Value ring, IntegerAttr slot, llvm::DenseSet<Location> &warned) {
+  warnEvictionNotCopied(load, warned);
   Value mask = load.getMask();
   if (auto splat = mask ? mask.getDefiningOp<ir::SplatOp>() : ir::SplatOp()) mask = splat.getSrc();
   auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), mask, /*strides=*/ValueRange(), slot,

@@ -20,11 +20,13 @@ bool isZeroOrAbsent(mlir::Value other);
 // A copy of `load` into `ring` (into `slot` when given, else the slot its loop's iteration
 // frees), at the builder's insertion point. A mask that is a splat (the whole tile or none
 // of it) stays a scalar: the library decides once per tile.
-gpu::AsyncCopyOp createOperandCopy(mlir::OpBuilder &b, ir::LoadOp load, mlir::Value ring, mlir::IntegerAttr slot);
+// The copy keeps no eviction_policy of the load (cp.async has no eviction priority;
+// Triton's asynchronous copies drop it too): a warning at the load says so, once per source
+// location in `warned` (pipelining copies one load several times).
+gpu::AsyncCopyOp createOperandCopy(mlir::OpBuilder &b, ir::LoadOp load, mlir::Value ring, mlir::IntegerAttr slot,
+                                   llvm::DenseSet<mlir::Location> &warned);
 
-// A load that goes global -> shared by cp.async keeps no eviction_policy (cp.async has no
-// eviction priority; Triton's asynchronous copies drop it too): a warning at the load says
-// so, once per source location in `warned`.
+// The warning above, for the other passes that turn a load into a cp.async copy.
 void warnEvictionNotCopied(ir::LoadOp load, llvm::DenseSet<mlir::Location> &warned);
 
 // The shared memory an op may take as scratch or staging (KernelPrinter's useScratch and

@@ -61,7 +61,6 @@ class AsyncCopyPlanner {
       for (Operation &op : loop.getBody()->without_terminator())
         if (auto load = dyn_cast<ir::LoadOp>(op); load && copiesAsync(load)) {
           gpu::setAsyncCopy(load, true);
-          warnEvictionNotCopied(load, warned_);
           any = true;
         }
       if (any) loops.push_back(loop);
@@ -70,7 +69,6 @@ class AsyncCopyPlanner {
     f_.walk([&](ir::LoadOp load) {
       if (!staysResident(load)) return;
       gpu::setAsyncCopy(load, true);
-      warnEvictionNotCopied(load, warned_);
       residentBytes += slotBytes(load);
     });
     for (scf::ForOp loop : loops) setDepth(loop, residentBytes);
@@ -212,7 +210,6 @@ class AsyncCopyPlanner {
   unsigned numWarps_, numStages_;
   const TargetInfo &target_;
   common::AxisAnalysis axis_;
-  llvm::DenseSet<Location> warned_;
 };
 
 struct PlanAsyncCopiesPass : impl::PlanAsyncCopiesBase<PlanAsyncCopiesPass> {

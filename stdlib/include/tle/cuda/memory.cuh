@@ -32,8 +32,7 @@ struct pointee<const T *> {
 template <class P>
 using pointee_t = typename pointee<P>::type;
 
-// Triton's cache modifiers (`cache_modifier=`). Eviction hints do not reach the device library
-// yet (sema warns: ignored-hint).
+// Triton's cache modifiers (`cache_modifier=`).
 // vol: a volatile access of shared memory (tl.load(volatile=True) there; cv is global's).
 // evict_first / evict_last: Triton's eviction_policy, as its loads and stores take it: the
 // L1 eviction priority of ld.global / st.global (PTX takes a cache operator or an eviction
