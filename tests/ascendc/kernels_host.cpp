@@ -108,5 +108,17 @@ int main() {
     for (int i = 0; i < n; ++i) want[i] = static_cast<float>(x[i] * static_cast<float>(i)) + static_cast<float>(3 * i);
     harness::checkClose(want, y, 0, 0, what);
   }
+  for (int k : {0, 1, 2, 5, 64, 1000}) {  // halvings: a scalar while loop, BLOCK=64
+    const int n = 50;
+    auto x = harness::randomFloats(n, 800 + k);
+    std::vector<float> y(n + 8, 4.0f);
+    std::string what = "halvings k=" + std::to_string(k);
+    harness::checkStatus(halvings_launch(nullptr, 1, 1, 1, x.data(), y.data(), n, k), what);
+    int steps = 0;
+    for (int left = k; left > 1; left /= 2) ++steps;
+    std::vector<double> want(n + 8, 4.0);
+    for (int i = 0; i < n; ++i) want[i] = x[i] * static_cast<float>(steps);
+    harness::checkClose(want, y, 0, 0, what);
+  }
   return harness::finish("kernels");
 }

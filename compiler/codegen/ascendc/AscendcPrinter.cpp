@@ -4,6 +4,7 @@
 #include "codegen/ascendc/AscendcBackend.h"
 
 #include "codegen/common/Naming.h"
+#include "codegen/common/StatementPrinter.h"
 #include "ir/Dialect.h"
 #include "ir/DsaDialect.h"
 #include "ir/IrModuleDetail.h"
@@ -107,9 +108,9 @@ struct PrintedKernel {
   bool cube = false;  // runs on the cube cores (AIC) rather than the vector cores (AIV)
 };
 
-class KernelPrinter {
+class KernelPrinter : codegen::StatementPrinter {
  public:
-  KernelPrinter(func::FuncOp f, const AscendcOptions &options) : f_(f), options_(options) {}
+  KernelPrinter(func::FuncOp f, const AscendcOptions &options) : StatementPrinter(kReservedWords, /*indent=*/0), f_(f), options_(options) {}
 
   PrintedKernel print() {
     PrintedKernel k;
@@ -169,28 +170,9 @@ class KernelPrinter {
  private:
   func::FuncOp f_;
   const AscendcOptions &options_;
-  std::ostringstream body_;
-  int indent_ = 0;
   unsigned lastLine_ = 0;
-  std::set<std::string> used_;
-  llvm::DenseMap<Value, std::string> names_;
 
-  std::string claim(std::string name) {
-    std::string candidate = name;
-    for (int i = 2; !used_.insert(candidate).second; ++i) candidate = name + "_" + std::to_string(i);
-    return candidate;
-  }
-
-  std::string newName(Value v, StringRef fallback) {
-    std::string base;
-    if (Operation *def = v.getDefiningOp())
-      if (auto n = codegen::nameFromLocation(def->getLoc()); n && def->getNumResults() == 1) base = codegen::sanitize(*n, kReservedWords);
-    std::string n = claim(base.empty() ? fallback.str() : base);
-    names_[v] = n;
-    return n;
-  }
-
-  std::string expr(Value v) {
+  std::string expr(Value v) override {
     if (auto it = names_.find(v); it != names_.end()) return it->second;
     if (auto c = v.getDefiningOp<arith::ConstantOp>()) return literal(c.getValue(), v.getType(), c.getLoc());
     Location where = v.getDefiningOp() ? v.getDefiningOp()->getLoc() : f_.getLoc();
@@ -198,11 +180,7 @@ class KernelPrinter {
   }
 
   std::string type(Value v) { return scalarType(v.getType(), v.getLoc()); }
-
-  std::ostringstream &line() {
-    body_ << std::string(indent_ * 2, ' ');
-    return body_;
-  }
+  std::string variableType(Value v) override { return type(v); }
 
   void sourceComment(Operation *op) {
     auto loc = ir::fileLocation(op->getLoc());
@@ -219,12 +197,12 @@ class KernelPrinter {
     line() << (t.back() == '*' ? t + "const" : "const " + t) << " " << name << " = " << expression << ";\n";
   }
 
-  void block(Block &b) {
+  void block(Block &b) override {
     for (Operation &op : b) operation(&op);
   }
 
   void operation(Operation *op) {
-    if (isa<scf::YieldOp, func::ReturnOp>(op)) return;
+    if (isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp>(op)) return;  // printed by their loop or branch
     if (isa<arith::ConstantOp>(op)) return;  // spelt as literals where used
     sourceComment(op);
     Location loc = op->getLoc();
@@ -284,6 +262,7 @@ class KernelPrinter {
         .Case<dsa::PipeBarrierOp>([&](dsa::PipeBarrierOp b) { line() << "AscendC::PipeBarrier<PIPE_" << b.getPipe().str() << ">();\n"; })
         .Case<scf::ForOp>([&](scf::ForOp f) { forLoop(f); })
         .Case<scf::IfOp>([&](scf::IfOp i) { ifElse(i); })
+        .Case<scf::WhileOp>([&](scf::WhileOp w) { whileLoop(w); })
         .Default([&](Operation *) { scalar(op); });
   }
 
@@ -489,61 +468,8 @@ class KernelPrinter {
     line() << call.str() << "\n";
   }
 
-  std::vector<std::string> declareCarried(ValueRange inits, ValueRange carried) {
-    std::vector<std::string> vars;
-    for (auto [init, value] : llvm::zip(inits, carried)) {
-      std::string name = newName(value, "carried");
-      line() << type(value) << " " << name << " = " << expr(init) << ";\n";
-      vars.push_back(name);
-    }
-    return vars;
-  }
-
-  void assignCarried(const std::vector<std::string> &vars, ValueRange values) {
-    std::vector<std::string> sources;
-    for (Value v : values) {  // through temporaries: a yielded value may be another carried variable
-      std::string tmp = claim("next");
-      line() << "const " << type(v) << " " << tmp << " = " << expr(v) << ";\n";
-      sources.push_back(tmp);
-    }
-    for (auto [var, source] : llvm::zip(vars, sources)) line() << var << " = " << source << ";\n";
-  }
-
-  void forLoop(scf::ForOp f) {
-    std::vector<std::string> vars = declareCarried(f.getInitArgs(), f.getRegionIterArgs());
-    std::string iv = claim("i");
-    names_[f.getInductionVar()] = iv;
+  void beforeLoop(scf::ForOp f) override {
     if (auto stages = ir::ownNumStages(f)) line() << "// tl.range(num_stages=" << *stages << "): not pipelined on Ascend\n";
-    line() << "for (" << type(f.getInductionVar()) << " " << iv << " = " << expr(f.getLowerBound()) << "; " << iv << " < "
-           << expr(f.getUpperBound()) << "; " << iv << " += " << expr(f.getStep()) << ") {\n";
-    ++indent_;
-    block(*f.getBody());
-    assignCarried(vars, f.getBody()->getTerminator()->getOperands());
-    --indent_;
-    line() << "}\n";
-    for (auto [i, result] : llvm::enumerate(f.getResults())) names_[result] = vars[i];
-  }
-
-  void ifElse(scf::IfOp i) {
-    std::vector<std::string> vars;
-    for (Value result : i.getResults()) {
-      std::string name = newName(result, "selected");
-      line() << type(result) << " " << name << ";\n";
-      vars.push_back(name);
-    }
-    line() << "if (" << expr(i.getCondition()) << ") {\n";
-    ++indent_;
-    block(i.getThenRegion().front());
-    assignCarried(vars, i.getThenRegion().front().getTerminator()->getOperands());
-    --indent_;
-    if (!i.getElseRegion().empty()) {
-      line() << "} else {\n";
-      ++indent_;
-      block(i.getElseRegion().front());
-      assignCarried(vars, i.getElseRegion().front().getTerminator()->getOperands());
-      --indent_;
-    }
-    line() << "}\n";
   }
 };
 

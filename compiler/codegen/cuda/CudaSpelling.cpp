@@ -16,15 +16,6 @@ using namespace mlir;
 
 namespace {
 
-const std::set<std::string> kReservedWords = {
-    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default", "delete", "do",
-    "double", "else", "enum", "extern", "float", "for", "goto", "if", "int", "long", "namespace", "new", "operator",
-    "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
-    "switch", "template", "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void",
-    "volatile", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl", "tle", "cuda", "std", "min", "max",
-    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_staging_half", "tle_stage", "tle_async", "tle_scratch_at", "tle_staging_at", "tle_staging_halves", "true", "false", "nullptr", "inline",
-    "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
-
 using codegen::formatFloat;
 
 std::string intList(ArrayRef<unsigned> values) {
@@ -40,7 +31,19 @@ std::string blockedSpelling(gpu::BlockedLayoutAttr b) {
 
 }  // namespace
 
-std::string sanitize(StringRef name) { return codegen::sanitize(name, kReservedWords); }
+const std::set<std::string> &reservedWords() {
+  static const std::set<std::string> words = {
+    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default", "delete", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if", "int", "long", "namespace", "new", "operator",
+    "private", "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "template", "this", "throw", "try", "typedef", "union", "unsigned", "using", "virtual", "void",
+    "volatile", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl", "tle", "cuda", "std", "min", "max",
+    "blockIdx", "threadIdx", "blockDim", "gridDim", "warpSize", "tle_smem", "tle_staging", "tle_staging_half", "tle_stage", "tle_async", "tle_scratch_at", "tle_staging_at", "tle_staging_halves", "true", "false", "nullptr", "inline",
+    "asm", "friend", "mutable", "export", "typename", "decltype", "constexpr", "noexcept", "static_assert"};
+  return words;
+}
+
+std::string sanitize(StringRef name) { return codegen::sanitize(name, reservedWords()); }
 
 std::optional<std::string> nameFromLocation(Location loc) { return codegen::nameFromLocation(loc); }
 

@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct Unsupported {
   std::optional<mlir::Location> where;
 };
 
+// C++ keywords and the names the printer and the device library use: no source name becomes one.
+const std::set<std::string> &reservedWords();
 // A valid C++ identifier for a source name that is no keyword or name the printer uses.
 std::string sanitize(llvm::StringRef name);
 // The source variable an op's result is named after, when its location records one.

@@ -180,31 +180,10 @@ void KernelPrinter::useStaging(const std::string &bytesExpression) {
   if (std::find(sizes.begin(), sizes.end(), bytesExpression) == sizes.end()) sizes.push_back(bytesExpression);
 }
 
-std::string KernelPrinter::claim(std::string name) {
-  std::string candidate = name;
-  for (int i = 2; !used_.insert(candidate).second; ++i) candidate = name + "_" + std::to_string(i);
-  return candidate;
-}
-
-std::string KernelPrinter::newName(Value v, StringRef fallback) {
-  std::string base;
-  if (Operation *def = v.getDefiningOp())
-    if (auto n = nameFromLocation(def->getLoc()); n && def->getNumResults() == 1) base = sanitize(*n);
-  if (base.empty()) base = fallback.str();
-  std::string n = claim(base);
-  names_[v] = n;
-  return n;
-}
-
 std::string KernelPrinter::expr(Value v) {
   auto it = names_.find(v);
   if (it == names_.end()) throw Unsupported{"a value used before the printer defined it"};
   return it->second;
-}
-
-std::ostringstream &KernelPrinter::line() {
-  body_ << std::string(indent_ * 2, ' ');
-  return body_;
 }
 
 void KernelPrinter::sourceComment(Operation *op) {

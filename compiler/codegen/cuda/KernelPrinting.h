@@ -2,6 +2,7 @@
 // and StructuredOps.cpp (loops, branches, reductions and scans, whose regions it prints).
 #pragma once
 
+#include "codegen/common/StatementPrinter.h"
 #include "codegen/cuda/CudaSpelling.h"
 #include "codegen/cuda/KernelPrinter.h"
 #include "ir/Dialect.h"
@@ -26,10 +27,11 @@ using mlir::Type;
 using mlir::Value;
 using mlir::ValueRange;
 
-class KernelPrinter {
+class KernelPrinter : codegen::StatementPrinter {
  public:
   KernelPrinter(func::FuncOp f, const CudaOptions &options)
-      : f_(f), options_(options), spelling_(f.getSymName().str() + "_layouts"), plan_(gpu::sharedMemoryPlan(f)) {}
+      : StatementPrinter(reservedWords(), /*indent=*/1),
+        f_(f), options_(options), spelling_(f.getSymName().str() + "_layouts"), plan_(gpu::sharedMemoryPlan(f)) {}
   void print(PrintedKernel &out);
 
  private:
@@ -55,14 +57,12 @@ class KernelPrinter {
   void useStaging(const std::string &bytesExpression);
 
   // ---- names ----
-  std::string claim(std::string name);
-  std::string newName(Value v, StringRef fallback);
-  std::string expr(Value v);
+  std::string expr(Value v) override;
   std::string type(Type t) { return spelling_.type(t); }
+  std::string variableType(Value v) override { return type(v.getType()); }
 
   // ---- output ----
 
-  std::ostringstream &line();
   void sourceComment(Operation *op);
 
   // `const T name = expression;`, naming the op's single result.
@@ -86,7 +86,7 @@ class KernelPrinter {
   void printWorkers();
 
   // ---- ops ----
-  void block(Block &b);
+  void block(Block &b) override;
   void operation(Operation *op);
   void printOperation(Operation *op);
   void printMemoryOperation(Operation *op);
@@ -124,11 +124,9 @@ class KernelPrinter {
 
   // ---- control flow ----
 
-  std::vector<std::string> declareCarried(ValueRange inits, ValueRange carried, StringRef fallback);
-  void assignCarried(const std::vector<std::string> &vars, ValueRange values);
-  void forLoop(scf::ForOp f);
-  void ifElse(scf::IfOp i);
-  void whileLoop(scf::WhileOp w);
+  // A loop with operand rings counts its slot, one per iteration.
+  void beforeLoop(scf::ForOp f) override;
+  void endOfIteration(scf::ForOp f) override;
   void elementwise(Operation *op);
   void atomic(Operation *op);
   void rawCall(ir::RawCallOp r);
@@ -137,12 +135,8 @@ class KernelPrinter {
   const CudaOptions &options_;
   TileSpelling spelling_;
   gpu::SharedMemoryPlanAttr plan_;
-  std::ostringstream body_;
-  int indent_ = 1;
   unsigned lastLine_ = 0;
   unsigned threadsPerBlock_ = 128;
-  llvm::DenseMap<Value, std::string> names_;
-  std::set<std::string> used_;
   // Per partition (one in a kernel without them): the scratch sizes its calls need, and its
   // staging sizes.
   std::vector<std::vector<std::string>> scratch_;

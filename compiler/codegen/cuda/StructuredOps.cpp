@@ -1,6 +1,5 @@
-// Ops with regions: loops and branches (their carried values are variables declared before
-// them and assigned by their yields), and reductions and scans (their combine region is a
-// lambda over scalars).
+// Ops with regions: reductions and scans (their combine region is a lambda over scalars), and
+// what CUDA adds to the loops that codegen::StatementPrinter prints (the operand rings' slot).
 #include "codegen/cuda/KernelPrinting.h"
 
 namespace tle::cuda {
@@ -99,98 +98,21 @@ std::string KernelPrinter::combineLambda(Block &body, const std::vector<std::str
 }
 
 // Loop-carried values live in variables declared before the loop and assigned by yields.
-std::vector<std::string> KernelPrinter::declareCarried(ValueRange inits, ValueRange carried, StringRef fallback) {
-  std::vector<std::string> vars;
-  for (auto [init, value] : llvm::zip(inits, carried)) {
-    std::string name = newName(value, fallback);
-    line() << type(value.getType()) << " " << name;
-    if (init) body_ << " = " << expr(init);
-    body_ << ";\n";
-    vars.push_back(name);
-  }
-  return vars;
-}
-
-void KernelPrinter::assignCarried(const std::vector<std::string> &vars, ValueRange values) {
-  // Through temporaries when a yielded value is itself a carried variable (a swap).
-  bool needTemps = false;
-  for (Value v : values)
-    if (std::find(vars.begin(), vars.end(), expr(v)) != vars.end()) needTemps = true;
-  std::vector<std::string> sources;
-  for (Value v : values) {
-    if (!needTemps) {
-      sources.push_back(expr(v));
-      continue;
-    }
-    std::string tmp = claim("next");
-    line() << "const auto " << tmp << " = " << expr(v) << ";\n";
-    sources.push_back(tmp);
-  }
-  for (size_t i = 0; i < vars.size(); ++i)
-    if (vars[i] != sources[i]) line() << vars[i] << " = " << sources[i] << ";\n";
-}
-
-void KernelPrinter::forLoop(scf::ForOp f) {
-  std::vector<std::string> vars = declareCarried(f.getInitArgs(), f.getRegionIterArgs(), "carried");
-  std::optional<int> ringSlots = gpu::ringSlots(f);
-  std::string slot;
-  if (ringSlots) {
-    slot = claim("slot");
+void KernelPrinter::beforeLoop(scf::ForOp f) {
+  if (std::optional<int> ringSlots = gpu::ringSlots(f)) {
+    std::string slot = claim("slot");
     line() << "int " << slot << " = 0;  // the operand slot of this iteration (of " << *ringSlots << ")\n";
     slotVars_[f] = slot;
   }
-  std::string iv = claim("i");
-  names_[f.getInductionVar()] = iv;
   if (auto stages = ir::ownNumStages(f)) line() << "// tl.range(num_stages=" << *stages << ")\n";
   if (auto unroll = ir::loopUnrollFactor(f)) line() << "#pragma unroll " << *unroll << "  // tl.range(loop_unroll_factor=)\n";
-  line() << "for (" << scalarType(f.getInductionVar().getType()) << " " << iv << " = " << expr(f.getLowerBound()) << "; " << iv << " < "
-         << expr(f.getUpperBound()) << "; " << iv << " += " << expr(f.getStep()) << ") {\n";
-  ++indent_;
-  block(*f.getBody());
-  assignCarried(vars, f.getBody()->getTerminator()->getOperands());
-  if (ringSlots) line() << slot << " = " << slot << " == " << *ringSlots - 1 << " ? 0 : " << slot << " + 1;\n";
-  --indent_;
-  line() << "}\n";
-  for (auto [i, result] : llvm::enumerate(f.getResults())) names_[result] = vars[i];
 }
 
-void KernelPrinter::ifElse(scf::IfOp i) {
-  std::vector<std::string> vars;
-  for (Value result : i.getResults()) {
-    std::string name = newName(result, "selected");
-    line() << type(result.getType()) << " " << name << ";\n";
-    vars.push_back(name);
+void KernelPrinter::endOfIteration(scf::ForOp f) {
+  if (std::optional<int> ringSlots = gpu::ringSlots(f)) {
+    const std::string &slot = slotVars_[f];
+    line() << slot << " = " << slot << " == " << *ringSlots - 1 << " ? 0 : " << slot << " + 1;\n";
   }
-  line() << "if (" << expr(i.getCondition()) << ") {\n";
-  ++indent_;
-  block(i.getThenRegion().front());
-  assignCarried(vars, i.getThenRegion().front().getTerminator()->getOperands());
-  --indent_;
-  if (!i.getElseRegion().empty()) {
-    line() << "} else {\n";
-    ++indent_;
-    block(i.getElseRegion().front());
-    assignCarried(vars, i.getElseRegion().front().getTerminator()->getOperands());
-    --indent_;
-  }
-  line() << "}\n";
-}
-
-void KernelPrinter::whileLoop(scf::WhileOp w) {
-  std::vector<std::string> before = declareCarried(w.getInits(), w.getBeforeArguments(), "state");
-  SmallVector<Value> noInits(w.getAfterArguments().size());
-  std::vector<std::string> after = declareCarried(noInits, w.getAfterArguments(), "value");
-  line() << "while (true) {\n";
-  ++indent_;
-  block(w.getBefore().front());
-  scf::ConditionOp cond = w.getConditionOp();
-  assignCarried(after, cond.getArgs());
-  line() << "if (!" << expr(cond.getCondition()) << ") break;\n";
-  block(w.getAfter().front());
-  assignCarried(before, w.getAfter().front().getTerminator()->getOperands());
-  --indent_;
-  line() << "}\n";
-  for (auto [i, result] : llvm::enumerate(w.getResults())) names_[result] = after[i];
 }
 
 }  // namespace tle::cuda
