@@ -120,5 +120,39 @@ int main() {
     for (int i = 0; i < n; ++i) want[i] = x[i] * static_cast<float>(steps);
     harness::checkClose(want, y, 0, 0, what);
   }
+  for (int flag : {-1, 0, 1}) {  // branch_tiles: tiles yielded by branches, BLOCK=64
+    const int n = 60;
+    auto x = harness::randomFloats(n, 900 + flag);
+    std::vector<float> y(n + 8, 2.0f);
+    std::string what = "branch_tiles flag=" + std::to_string(flag);
+    harness::checkStatus(branch_tiles_launch(nullptr, 1, 1, 1, x.data(), y.data(), n, flag), what);
+    std::vector<double> want(n + 8, 2.0);
+    for (int i = 0; i < n; ++i) {
+      float yv = flag > 0 ? x[i] * 2.0f : x[i] - 3.0f, zv = flag > 0 ? x[i] + 1.0f : x[i], acc = 0.0f;
+      for (int turn = 0; turn < (flag > 0 ? 3 : 4); ++turn) acc = turn % 2 == 0 ? acc + yv : acc * zv;
+      want[i] = acc + zv;
+    }
+    harness::checkClose(want, y, 0, 0, what);
+  }
+  for (int a : {0, 1})  // choose_tiles: a tile chosen by a scalar, nested branches on an integer tile
+    for (int b : {0, 1}) {
+      const int n = 61;
+      auto x = harness::randomFloats(n, 950 + 2 * a + b);
+      std::vector<int32_t> in(n);
+      for (int i = 0; i < n; ++i) in[i] = (i * 37) % 101 - 50;
+      std::vector<float> y(n + 3, 8.0f);
+      std::vector<int32_t> j(n + 3, -9);
+      std::string what = "choose_tiles a=" + std::to_string(a) + " b=" + std::to_string(b);
+      harness::checkStatus(choose_tiles_launch(nullptr, 1, 1, 1, x.data(), in.data(), y.data(), j.data(), n, a, b), what);
+      std::vector<double> wantY(n + 3, 8.0), wantJ(n + 3, -9.0);
+      std::vector<float> gotJ(n + 3);
+      for (int i = 0; i < n; ++i) {
+        wantY[i] = x[i] + (a > 0 ? 2.0f : x[i]);
+        wantJ[i] = a > 0 ? (b > 0 ? in[i] + 3 : in[i] * 2) : in[i];
+      }
+      for (int i = 0; i < n + 3; ++i) gotJ[i] = static_cast<float>(j[i]);  // |values| < 2^24: exact
+      harness::checkClose(wantY, y, 0, 0, what + " y");
+      harness::checkClose(wantJ, gotJ, 0, 0, what + " j");
+    }
   return harness::finish("kernels");
 }

@@ -440,7 +440,24 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     OpBuilder b(op);
     Location loc = op.getLoc();
     auto tile = cast<RankedTensorType>(op.getType());
-    if (!isTile(op.getCondition()) || tile.getRank() != 1)
+    if (!isTile(op.getCondition())) {  // one choice for the whole tile: a branch fills the result
+      Value out = allocate(b, loc, tile);
+      auto branch = b.create<scf::IfOp>(loc, TypeRange{}, op.getCondition(), /*withElseRegion=*/true);
+      for (auto [region, chosen] : {std::pair(&branch.getThenRegion(), op.getTrueValue()), std::pair(&branch.getElseRegion(), op.getFalseValue())}) {
+        OpBuilder inside = OpBuilder::atBlockTerminator(&region->front());
+        if (Value scalar = !bufferOf.count(chosen) ? uniformValue(chosen, inside) : Value()) {
+          vector(inside, loc, "duplicate", scalar, out);
+          continue;
+        }
+        Value from = bufferFor(inside, chosen, op);
+        if (!from) return;
+        copyElements(inside, loc, from, out);
+      }
+      bufferOf[op.getResult()] = out;
+      replaced.push_back(op);
+      return;
+    }
+    if (tile.getRank() != 1)
       return fail(op, "tl.where on Ascend takes a 1-D tile and a mask `index < bound` for now");
     auto rectangle = rectangleOf(op.getCondition(), b);
     if (!rectangle) return fail(op, "this mask is not `index < bound` (a prefix of the tile)");
@@ -539,6 +556,62 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     loop.erase();
   }
 
+  // Does `v` reach an address (tle.addptr), through arithmetic and reshaping?
+  static bool feedsAddress(Value v) {
+    SmallVector<Value> work{v};
+    DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value x = work.pop_back_val();
+      if (!seen.insert(x).second) continue;
+      for (Operation *user : x.getUsers()) {
+        if (isa<ir::AddPtrOp>(user)) return true;
+        if (user->getNumResults() == 1 && isTile(user->getResult(0)) && user->getNumRegions() == 0) work.push_back(user->getResult(0));
+      }
+    }
+    return false;
+  }
+
+  // A branch that yields tiles: a UB buffer per tile result, written by each branch's yield
+  // (yieldCarried), read after it; the rebuilt branch yields the scalars only.
+  void branchBuffers(scf::IfOp branch) {
+    OpBuilder b(branch);
+    Location loc = branch.getLoc();
+    SmallVector<Value> carried(branch.getNumResults());
+    SmallVector<Type> scalarTypes;
+    for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+      if (!isTile(result)) {
+        scalarTypes.push_back(result.getType());
+        continue;
+      }
+      auto tile = cast<RankedTensorType>(result.getType());
+      if (tile.getElementType().isInteger(1)) return fail(branch, "a branch that yields a mask tile has no Ascend lowering yet");
+      if (isa<ir::PointerType>(tile.getElementType()) || feedsAddress(result))
+        return fail(branch, "a branch that yields a tile of pointers or offsets has no Ascend lowering yet: choose a scalar offset in "
+                            "the branch and add it after");
+      carried[i] = allocate(b, loc, tile);
+    }
+    auto rebuilt = b.create<scf::IfOp>(loc, scalarTypes, branch.getCondition(), /*withElseRegion=*/true);
+    rebuilt->setAttrs(branch->getAttrs());
+    for (auto [from, to] : {std::pair(&branch.getThenRegion(), &rebuilt.getThenRegion()), std::pair(&branch.getElseRegion(), &rebuilt.getElseRegion())}) {
+      to->getBlocks().clear();
+      to->getBlocks().splice(to->end(), from->getBlocks());
+    }
+    carriedBy[rebuilt] = carried;
+    OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
+    unsigned scalarIndex = 0;
+    for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+      if (carried[i]) {
+        Value view = after.create<dsa::ToTensorOp>(loc, result.getType(), carried[i], false);
+        bufferOf[view] = carried[i];
+        replaced.push_back(view.getDefiningOp());
+        result.replaceAllUsesWith(view);
+      } else {
+        result.replaceAllUsesWith(rebuilt.getResult(scalarIndex++));
+      }
+    }
+    branch.erase();
+  }
+
   // The yield of a loop carryBuffers rebuilt: tiles go into their buffers, scalars stay.
   void yieldCarried(scf::YieldOp yield, ArrayRef<Value> carried) {
     OpBuilder b(yield);
@@ -551,9 +624,12 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       Value buffer = bufferFor(b, v, yield);
       if (!buffer) return;
       if (buffer == carried[i]) continue;
-      if (inCube(buffer) || inCube(carried[i]))  // the vector units cannot move cube memory
-        return fail(v.getDefiningOp() ? v.getDefiningOp() : yield.getOperation(), "on Ascend, a loop carries a tl.dot result only as the next tl.dot's accumulator, or as a "
-                           "product it recomputes from zeros each iteration");
+      if (inCube(buffer) || inCube(carried[i])) {  // the vector units cannot move cube memory
+        Operation *at = v.getDefiningOp() ? v.getDefiningOp() : yield.getOperation();
+        if (isa<scf::IfOp>(yield->getParentOp())) return fail(at, "on Ascend, a branch cannot yield a tl.dot result");
+        return fail(at, "on Ascend, a loop carries a tl.dot result only as the next tl.dot's accumulator, or as a "
+                        "product it recomputes from zeros each iteration");
+      }
       copyElements(b, yield.getLoc(), buffer, carried[i]);
     }
     b.create<scf::YieldOp>(yield.getLoc(), scalars);
@@ -675,6 +751,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       } else if (auto loop = dyn_cast<scf::ForOp>(op);
                  loop && llvm::any_of(loop.getInitArgs(), [](Value v) { return isTile(v); })) {
         carryBuffers(loop);
+      } else if (auto branch = dyn_cast<scf::IfOp>(op); branch && llvm::any_of(branch.getResults(), [](Value v) { return isTile(v); })) {
+        branchBuffers(branch);
       } else if (auto yield = dyn_cast<scf::YieldOp>(op); yield && carriedBy.count(yield->getParentOp())) {
         yieldCarried(yield, carriedBy[yield->getParentOp()]);
       } else if (auto choice = dyn_cast<arith::SelectOp>(op); choice && isTile(choice.getResult()) &&
@@ -703,7 +781,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       } else if (isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::YieldOp>(op)) {
         if (llvm::any_of(op->getOperands(), [&](Value v) { return isTile(v) && bufferOf.count(v); }) ||
             llvm::any_of(op->getResults(), [](Value v) { return isTile(v); }))
-          fail(op, "tiles carried through loops or branches are not supported on Ascend yet");
+          fail(op, "tiles carried through while loops are not supported on Ascend yet");
       } else if (isa<ir::AddPtrOp>(op) && bufferOf.count(op->getOperand(1))) {
         fail(op, "pointers computed from loaded values (a gather) have no Ascend lowering");
       } else if (op->getNumResults() == 1 && isTile(op->getResult(0)) &&
