@@ -154,5 +154,38 @@ int main() {
       harness::checkClose(wantY, y, 0, 0, what + " y");
       harness::checkClose(wantJ, gotJ, 0, 0, what + " j");
     }
+  for (int k : {0, 1, 2, 7, 100}) {  // halve_tile: a while loop carrying a tile, BLOCK=64
+    const int n = 57;
+    auto x = harness::randomFloats(n, 990 + k);
+    std::vector<float> y(n + 7, 1.5f);
+    std::string what = "halve_tile k=" + std::to_string(k);
+    harness::checkStatus(halve_tile_launch(nullptr, 1, 1, 1, x.data(), y.data(), n, k), what);
+    std::vector<double> want(n + 7, 1.5);
+    for (int i = 0; i < n; ++i) {
+      float v = x[i];
+      int steps = 0;
+      for (int left = k; left > 1; left /= 2, ++steps) v = v * 0.5f + 1.0f;
+      want[i] = v + static_cast<float>(steps);
+    }
+    harness::checkClose(want, y, 0, 0, what);
+  }
+  for (int k : {1, 5, 40}) {  // nested_carries: while -> if and for, one carried tile, BLOCK=64
+    const int n = 64;
+    auto x = harness::randomFloats(n, 1100 + k);
+    std::vector<float> y(n, 0.0f);
+    std::string what = "nested_carries k=" + std::to_string(k);
+    harness::checkStatus(nested_carries_launch(nullptr, 1, 1, 1, x.data(), y.data(), n, k), what);
+    std::vector<double> want(n);
+    for (int i = 0; i < n; ++i) {
+      float v = x[i];
+      for (int left = k; left > 1;) {
+        left /= 2;
+        if (left % 2 == 0) v = v + 1.0f;
+        v = v * 2.0f * 2.0f;
+      }
+      want[i] = v;
+    }
+    harness::checkClose(want, y, 0, 0, what);
+  }
   return harness::finish("kernels");
 }

@@ -73,7 +73,8 @@ std::optional<StringRef> reductionKind(ir::ReduceOp reduce) {
 
 struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   DenseMap<Value, Value> bufferOf;  // a data tile -> the UB buffer holding it
-  DenseMap<Operation *, SmallVector<Value>> carriedBy;  // a rebuilt loop -> per old iter arg, its buffer (or null)
+  DenseMap<Operation *, SmallVector<Value>> carriedBy;  // a rebuilt loop or branch -> per old iter arg or result, its buffer (or null)
+  DenseMap<Operation *, SmallVector<Value>> passedBy;   // a rebuilt while loop -> per old result, its buffer (or null)
   // The cube path: loads that only feed a dot go to L1; how many of their K elements are
   // valid (null: all); accumulators carried in L0C and whether an iteration starts them.
   DenseSet<Operation *> dotOperandLoads;
@@ -583,12 +584,10 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         scalarTypes.push_back(result.getType());
         continue;
       }
-      auto tile = cast<RankedTensorType>(result.getType());
-      if (tile.getElementType().isInteger(1)) return fail(branch, "a branch that yields a mask tile has no Ascend lowering yet");
-      if (isa<ir::PointerType>(tile.getElementType()) || feedsAddress(result))
-        return fail(branch, "a branch that yields a tile of pointers or offsets has no Ascend lowering yet: choose a scalar offset in "
-                            "the branch and add it after");
-      carried[i] = allocate(b, loc, tile);
+      if (StringRef why = unbufferable(result); !why.empty())
+        return fail(branch, "a branch that yields " + why + " has no Ascend lowering yet" +
+                                (why == "a mask tile" ? "" : ": choose a scalar offset in the branch and add it after"));
+      carried[i] = allocate(b, loc, cast<RankedTensorType>(result.getType()));
     }
     auto rebuilt = b.create<scf::IfOp>(loc, scalarTypes, branch.getCondition(), /*withElseRegion=*/true);
     rebuilt->setAttrs(branch->getAttrs());
@@ -610,6 +609,101 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       }
     }
     branch.erase();
+  }
+
+  // Why a tile cannot live in a buffer of its own across a loop or branch (empty: it can).
+  static StringRef unbufferable(Value tile) {
+    Type element = cast<RankedTensorType>(tile.getType()).getElementType();
+    if (element.isInteger(1)) return "a mask tile";
+    if (isa<ir::PointerType>(element) || feedsAddress(tile)) return "a tile of pointers or offsets";
+    return "";
+  }
+
+  // A while loop that carries tiles: a UB buffer per tile it carries into `before` (the
+  // state, written by `after`'s yield) and per tile `before` passes on to `after` and out of
+  // the loop (written by the scf.condition). The rebuilt loop carries the scalars only.
+  void whileBuffers(scf::WhileOp loop) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    SmallVector<Value> state(loop.getInits().size()), passed(loop.getNumResults());
+    SmallVector<Value> scalarInits;
+    SmallVector<Type> scalarTypes;
+    for (auto [i, init] : llvm::enumerate(loop.getInits())) {
+      if (!isTile(init)) {
+        scalarInits.push_back(init);
+        continue;
+      }
+      if (StringRef why = unbufferable(loop.getBeforeArguments()[i]); !why.empty())
+        return fail(loop, "a while loop that carries " + why + " has no Ascend lowering yet");
+      Value buffer = bufferFor(b, init, loop);
+      if (!buffer) return;
+      if (inCube(buffer)) return fail(loop, "on Ascend, a while loop cannot carry a tl.dot result");
+      state[i] = allocate(b, loc, cast<RankedTensorType>(init.getType()));
+      copyElements(b, loc, buffer, state[i]);
+    }
+    for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+      if (!isTile(result)) {
+        scalarTypes.push_back(result.getType());
+        continue;
+      }
+      if (StringRef why = unbufferable(loop.getAfterArguments()[i]); !why.empty())
+        return fail(loop, "a while loop that carries " + why + " has no Ascend lowering yet");
+      passed[i] = allocate(b, loc, cast<RankedTensorType>(result.getType()));
+    }
+    auto rebuilt = b.create<scf::WhileOp>(loc, scalarTypes, scalarInits, nullptr, nullptr);
+    rebuilt->setAttrs(loop->getAttrs());
+    // Each region's block: tile arguments become views of their buffers, scalar ones the new
+    // block's arguments; the old block's ops move over.
+    auto rehome = [&](Block &from, Block &to, ArrayRef<Value> buffers) {
+      OpBuilder inside = OpBuilder::atBlockBegin(&to);
+      unsigned scalarIndex = 0;
+      for (auto [i, arg] : llvm::enumerate(from.getArguments())) {
+        if (!buffers[i]) {
+          arg.replaceAllUsesWith(to.getArgument(scalarIndex++));
+          continue;
+        }
+        Value view = inside.create<dsa::ToTensorOp>(loc, arg.getType(), buffers[i], false);
+        bufferOf[view] = buffers[i];
+        replaced.push_back(view.getDefiningOp());
+        arg.replaceAllUsesWith(view);
+      }
+      to.getOperations().splice(to.end(), from.getOperations());
+    };
+    rehome(loop.getBefore().front(), rebuilt.getBefore().front(), state);
+    rehome(loop.getAfter().front(), rebuilt.getAfter().front(), passed);
+    carriedBy[rebuilt] = state;  // after's yield writes the state
+    passedBy[rebuilt] = passed;  // before's scf.condition writes what it passes on
+    OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
+    unsigned scalarIndex = 0;
+    for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+      if (passed[i]) {
+        Value view = after.create<dsa::ToTensorOp>(loc, result.getType(), passed[i], false);
+        bufferOf[view] = passed[i];
+        replaced.push_back(view.getDefiningOp());
+        result.replaceAllUsesWith(view);
+      } else {
+        result.replaceAllUsesWith(rebuilt.getResult(scalarIndex++));
+      }
+    }
+    loop.erase();
+  }
+
+  // The scf.condition of a while loop whileBuffers rebuilt: tiles go into their buffers.
+  void conditionCarried(scf::ConditionOp condition, ArrayRef<Value> passed) {
+    OpBuilder b(condition);
+    SmallVector<Value> scalars;
+    for (auto [i, v] : llvm::enumerate(condition.getArgs())) {
+      if (!passed[i]) {
+        scalars.push_back(v);
+        continue;
+      }
+      Value buffer = bufferFor(b, v, condition);
+      if (!buffer) return;
+      if (inCube(buffer)) return fail(v.getDefiningOp() ? v.getDefiningOp() : condition.getOperation(), "on Ascend, a while loop cannot carry a tl.dot result");
+      copyElements(b, condition.getLoc(), buffer, passed[i]);
+    }
+    b.create<scf::ConditionOp>(condition.getLoc(), condition.getCondition(), scalars);
+    condition.erase();
   }
 
   // The yield of a loop carryBuffers rebuilt: tiles go into their buffers, scalars stay.
@@ -726,6 +820,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     bufferOf.clear();  // one pass object may run on several kernels
     replaced.clear();
     carriedBy.clear();
+    passedBy.clear();
     dotOperandLoads.clear();
     kExtentOf.clear();
     freshOf.clear();
@@ -753,6 +848,11 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         carryBuffers(loop);
       } else if (auto branch = dyn_cast<scf::IfOp>(op); branch && llvm::any_of(branch.getResults(), [](Value v) { return isTile(v); })) {
         branchBuffers(branch);
+      } else if (auto loop = dyn_cast<scf::WhileOp>(op);
+                 loop && (llvm::any_of(loop->getOperands(), isTile) || llvm::any_of(loop->getResults(), isTile))) {
+        whileBuffers(loop);
+      } else if (auto condition = dyn_cast<scf::ConditionOp>(op); condition && passedBy.count(condition->getParentOp())) {
+        conditionCarried(condition, passedBy[condition->getParentOp()]);
       } else if (auto yield = dyn_cast<scf::YieldOp>(op); yield && carriedBy.count(yield->getParentOp())) {
         yieldCarried(yield, carriedBy[yield->getParentOp()]);
       } else if (auto choice = dyn_cast<arith::SelectOp>(op); choice && isTile(choice.getResult()) &&
@@ -781,7 +881,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
       } else if (isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::YieldOp>(op)) {
         if (llvm::any_of(op->getOperands(), [&](Value v) { return isTile(v) && bufferOf.count(v); }) ||
             llvm::any_of(op->getResults(), [](Value v) { return isTile(v); }))
-          fail(op, "tiles carried through while loops are not supported on Ascend yet");
+          fail(op, "tiles carried through loops or branches of this form are not supported on Ascend yet");
       } else if (isa<ir::AddPtrOp>(op) && bufferOf.count(op->getOperand(1))) {
         fail(op, "pointers computed from loaded values (a gather) have no Ascend lowering");
       } else if (op->getNumResults() == 1 && isTile(op->getResult(0)) &&

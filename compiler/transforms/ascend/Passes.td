@@ -46,8 +46,9 @@ def BufferizeTiles : Pass<"tle-ascend-bufferize", "::mlir::func::FuncOp"> {
     the scalar form: adds, muls, ...); 1-D reductions to a scalar reduce into element 0 and
     read it back (tle_dsa.read_scalar); tl.load and tl.store become tle_dsa.copy whose sizes
     come from the mask (a mask must be `index < bound` per dimension: a rectangle), with
-    `other` filled in first. Tiles a for loop carries or a branch yields live in a buffer
-    of their own, written at the end of each iteration or branch. Index and pointer tiles
+    `other` filled in first. Tiles a loop carries or a branch yields live in a buffer of
+    their own, written at the end of each iteration or branch (and, in a while loop, by
+    its condition). Index and pointer tiles
     stay: tle-ascend-resolve-global-access consumes them. What has no vector form is a
     located error.
   }];
