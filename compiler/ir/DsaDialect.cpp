@@ -88,6 +88,15 @@ LogicalResult VectorOp::verify() {
   bool reduceRows = llvm::is_contained({"reduce_rows_sum", "reduce_rows_max", "reduce_rows_min"}, kind);
   bool reduceColumns = llvm::is_contained({"reduce_columns_sum", "reduce_columns_max", "reduce_columns_min"}, kind);
   bool reduce = reduceRows || llvm::is_contained({"reduce_sum", "reduce_max", "reduce_min"}, kind);
+  // scan_<sum|prod|max_num|min_num|max|min>[_columns][_reverse]: tle/ascendc/scan.h
+  StringRef scanKind = kind;
+  bool scan = scanKind.consume_front("scan_");
+  if (scan) {
+    scanKind.consume_back("_reverse");
+    scanKind.consume_back("_columns");
+    if (!llvm::is_contained({"sum", "prod", "max_num", "min_num", "max", "min"}, scanKind) || n != 1 || bufferInputs != 1 || getCount())
+      return emitOpError("'") << kind << "' is not a scan of one buffer";
+  }
   // Comparisons write a bit mask (i8 buffer, one bit per element); selects read one.
   bool compareTensors = kind.starts_with("compare_"), compareScalar = kind.starts_with("compares_");
   if (compareTensors || compareScalar) {
@@ -104,7 +113,7 @@ LogicalResult VectorOp::verify() {
   }
   if (binary ? (n != 2 || bufferInputs != 2)
              : withScalar ? (n != 2 || !isa<ir::BufferType>(getInputs()[0].getType()) || bufferInputs != 1)
-             : unary || reduce || reduceColumns ? (n != 1 || bufferInputs != 1)
+             : unary || reduce || reduceColumns || scan ? (n != 1 || bufferInputs != 1)
              : kind == "duplicate" || kind == "index" ? (n != 1 || bufferInputs != 0)
                                    : true)
     return emitOpError("'") << kind << "' does not take these inputs (or is not a vector instruction)";

@@ -122,7 +122,9 @@ def TleDsa_VectorOp : TleDsa_Op<"vector", [MemoryEffects<[MemRead, MemWrite]>, A
     reduce_columns_* (element c is column c's) of a 2-D input; compare_<mode> (two buffers)
     and compares_<mode> (a buffer and a scalar) write an i8 bit mask, one bit per element,
     with mode lt gt eq le ge ne; select (mask, a, b buffers) and selects (mask, a buffer, b
-    scalar) take a where the bit is set. With
+    scalar) take a where the bit is set; scan_<sum|prod|max_num|min_num|max|min> with
+    `_columns` (along axis 0 of a 2-D input) and `_reverse` is an inclusive scan, run by the
+    scalar unit between flags (tle/ascendc/scan.h). With
     `count`, only the first `count` elements (a run-time number) are computed.
   }];
   let arguments = (ins StrAttr:$kind, Variadic<AnyType>:$inputs, Tle_Buffer:$out, Optional<Tle_Buffer>:$scratch,

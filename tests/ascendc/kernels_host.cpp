@@ -187,5 +187,37 @@ int main() {
     }
     harness::checkClose(want, y, 0, 0, what);
   }
+  for (int n : {1, 50, 64}) {  // scan_tiles: scans by the scalar unit, ROWS=4, COLS=64
+    auto r = harness::randomFloats(64, 1200 + n);
+    std::vector<float> x(n), z = harness::randomFloats(4 * 64, 1300 + n), y(n + 5, 7.0f);
+    std::vector<int32_t> in(n), j(n + 5, -3);
+    for (int i = 0; i < n; ++i) x[i] = 1.0f + 0.05f * r[i], in[i] = (i * 53) % 97 - 48;
+    const std::vector<float> t = z;
+    std::string what = "scan_tiles n=" + std::to_string(n);
+    harness::checkStatus(scan_tiles_launch(nullptr, 1, 1, 1, x.data(), in.data(), y.data(), z.data(), j.data(), n), what);
+    std::vector<double> wantY(n + 5, 7.0), wantJ(n + 5, -3.0), wantZ(4 * 64);
+    std::vector<float> gotJ(n + 5);
+    float sum = 0.0f;
+    int32_t isum = 0;
+    for (int i = 0; i < n; ++i) {
+      sum = i == 0 ? x[i] : sum + x[i];
+      float prod = 1.0f;  // the masked tail loads as 1.0: the reversed product starts there
+      for (int k = 63; k >= i; --k) prod = k == 63 ? (k < n ? x[k] : 1.0f) : prod * (k < n ? x[k] : 1.0f);
+      wantY[i] = sum + prod;
+      isum += in[i];
+      wantJ[i] = isum;
+    }
+    for (int i = 0; i < n + 5; ++i) gotJ[i] = static_cast<float>(j[i]);
+    for (int row = 0; row < 4; ++row)
+      for (int c = 0; c < 64; ++c) {
+        float rowMax = t[row * 64], columnMax = t[3 * 64 + c];
+        for (int k = 1; k <= c; ++k) rowMax = std::max(rowMax, t[row * 64 + k]);
+        for (int k = 2; k >= row; --k) columnMax = std::max(columnMax, t[k * 64 + c]);
+        wantZ[row * 64 + c] = rowMax + columnMax;
+      }
+    harness::checkClose(wantY, y, 0, 0, what + " cumsum + reversed cumprod");
+    harness::checkClose(wantJ, gotJ, 0, 0, what + " integer cumsum");
+    harness::checkClose(wantZ, z, 0, 0, what + " maximum along rows and columns");
+  }
   return harness::finish("kernels");
 }

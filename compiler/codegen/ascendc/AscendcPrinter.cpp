@@ -433,6 +433,20 @@ class KernelPrinter : codegen::StatementPrinter {
              << in.getDimSize(1) << ");\n";
       return;
     }
+    if (kind.starts_with("scan_")) {  // tle/ascendc/scan.h: scan_<kind>[_columns][_reverse]
+      auto in = cast<ir::BufferType>(v.getInputs()[0].getType()).getBlockType();
+      StringRef rest = kind.drop_front(strlen("scan_"));
+      bool reverse = rest.consume_back("_reverse"), columns = rest.consume_back("_columns");
+      int64_t rows = in.getRank() == 2 ? in.getDimSize(0) : 1, width = in.getDimSize(in.getRank() - 1);
+      // lines, their length, the step along a line, the step from one line to the next
+      int64_t shape[4] = {rows, width, 1, width};
+      if (columns) {
+        shape[0] = width, shape[1] = rows, shape[2] = width, shape[3] = 1;
+      }
+      line() << "tle::ascendc::scan<tle::ascendc::Scan::" << rest.str() << ", " << (reverse ? "true" : "false") << ">(" << expr(v.getOut())
+             << ", " << expr(v.getInputs()[0]) << ", " << shape[0] << ", " << shape[1] << ", " << shape[2] << ", " << shape[3] << ");\n";
+      return;
+    }
     if (kind.starts_with("compare")) {  // Compare / CompareScalar into a bit mask
       bool scalar = kind.starts_with("compares_");
       std::string mode = kind.drop_front(scalar ? strlen("compares_") : strlen("compare_")).upper();

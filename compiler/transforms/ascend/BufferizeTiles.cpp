@@ -71,6 +71,26 @@ std::optional<StringRef> reductionKind(ir::ReduceOp reduce) {
   return std::nullopt;
 }
 
+// The tle/ascendc/scan.h scan a tle.scan computes, when its combine region is one sum,
+// product, maximum or minimum of its two arguments.
+std::optional<StringRef> scanKind(ir::ScanOp scan) {
+  Block &body = scan.getCombineOp().front();
+  if (body.getOperations().size() != 2) return std::nullopt;
+  Operation &combine = body.front();
+  if (combine.getNumOperands() != 2 || combine.getNumResults() != 1) return std::nullopt;
+  Value a = body.getArgument(0), x = body.getArgument(1);
+  bool inOrder = combine.getOperand(0) == a && combine.getOperand(1) == x;
+  bool swapped = combine.getOperand(0) == x && combine.getOperand(1) == a;
+  if (!inOrder && !(swapped && combine.hasTrait<OpTrait::IsCommutative>())) return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(combine)) return StringRef("sum");
+  if (isa<arith::MulFOp, arith::MulIOp>(combine)) return StringRef("prod");
+  if (isa<arith::MaxNumFOp, arith::MaxSIOp>(combine)) return StringRef("max_num");
+  if (isa<arith::MinNumFOp, arith::MinSIOp>(combine)) return StringRef("min_num");
+  if (isa<arith::MaximumFOp>(combine)) return StringRef("max");
+  if (isa<arith::MinimumFOp>(combine)) return StringRef("min");
+  return std::nullopt;
+}
+
 struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   DenseMap<Value, Value> bufferOf;  // a data tile -> the UB buffer holding it
   DenseMap<Operation *, SmallVector<Value>> carriedBy;  // a rebuilt loop or branch -> per old iter arg or result, its buffer (or null)
@@ -797,6 +817,25 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     replaced.push_back(reduce);
   }
 
+  // tle.scan of one 1-D or 2-D tile: tle/ascendc/scan.h on the scalar unit, into a buffer of
+  // its own ("scan_<kind>", "_columns" along axis 0 of a 2-D tile, "_reverse").
+  void scanTile(ir::ScanOp scan) {
+    auto kind = scanKind(scan);
+    auto src = cast<RankedTensorType>(scan.getSrcs()[0].getType());
+    if (scan.getSrcs().size() != 1 || src.getRank() > 2 || !kind)
+      return fail(scan, "the Ascend backend scans one 1-D or 2-D tile with a sum, product, maximum or minimum only");
+    OpBuilder b(scan);
+    Value in = bufferFor(b, scan.getSrcs()[0], scan);
+    if (!in) return;
+    Value out = allocate(b, scan.getLoc(), src);
+    std::string name = ("scan_" + *kind).str();
+    if (src.getRank() == 2 && scan.getAxis() == 0) name += "_columns";
+    if (scan.getReverse()) name += "_reverse";
+    vector(b, scan.getLoc(), name, in, out);
+    bufferOf[scan.getResult(0)] = out;
+    replaced.push_back(scan);
+  }
+
   void toBuffer(dsa::ToBufferOp op) {
     OpBuilder b(op);
     Value in = bufferFor(b, op.getSrc(), op);
@@ -865,6 +904,8 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
         scalarMath(op, *scalarMathKind(op));
       } else if (auto reduce = dyn_cast<ir::ReduceOp>(op)) {
         reduceTile(reduce);
+      } else if (auto scan = dyn_cast<ir::ScanOp>(op)) {
+        scanTile(scan);
       } else if (auto d = dyn_cast<ir::DotOp>(op)) {
         dot(d);
       } else if (auto raw = dyn_cast<ir::RawCallOp>(op)) {

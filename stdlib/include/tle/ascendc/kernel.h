@@ -23,6 +23,7 @@
 #include "tle/ascendc/copy.h"
 #include "tle/ascendc/matmul.h"
 #include "tle/ascendc/reduce.h"
+#include "tle/ascendc/scan.h"
 
 #ifdef TLE_ASCENDC_EMULATION
 #include <cstdlib>
