@@ -523,6 +523,23 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     return (dotOp.getC() == arg && arg.hasOneUse()) || (arg.use_empty() && isUniformZero(dotOp.getC()));
   }
 
+  // Each of `olds` with a buffer in `buffers` becomes a view of that buffer (made by `b`),
+  // each other one, in order, the next of `scalars`: how a loop or branch rebuilt to carry
+  // only scalars rewires its arguments and results.
+  void rewire(OpBuilder &b, Location loc, ValueRange olds, ArrayRef<Value> buffers, ValueRange scalars) {
+    unsigned scalarIndex = 0;
+    for (auto [i, old] : llvm::enumerate(olds)) {
+      if (!buffers[i]) {
+        old.replaceAllUsesWith(scalars[scalarIndex++]);
+        continue;
+      }
+      Value view = b.create<dsa::ToTensorOp>(loc, old.getType(), buffers[i], false);
+      bufferOf[view] = buffers[i];
+      replaced.push_back(view.getDefiningOp());
+      old.replaceAllUsesWith(view);
+    }
+  }
+
   // A loop that carries tiles carries buffers instead: one per tile, written before the loop
   // (its initial value) and at the end of each iteration (what the body yields).
   void carryBuffers(scf::ForOp loop) {
@@ -563,17 +580,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     }
     carriedBy[rebuilt] = carried;
     OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
-    scalarIndex = 0;
-    for (auto [i, result] : llvm::enumerate(loop.getResults())) {
-      if (carried[i]) {
-        Value view = after.create<dsa::ToTensorOp>(loc, result.getType(), carried[i], false);
-        bufferOf[view] = carried[i];
-        replaced.push_back(view.getDefiningOp());
-        result.replaceAllUsesWith(view);
-      } else {
-        result.replaceAllUsesWith(rebuilt.getResult(scalarIndex++));
-      }
-    }
+    rewire(after, loc, loop.getResults(), carried, rebuilt.getResults());
     loop.erase();
   }
 
@@ -617,17 +624,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     }
     carriedBy[rebuilt] = carried;
     OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
-    unsigned scalarIndex = 0;
-    for (auto [i, result] : llvm::enumerate(branch.getResults())) {
-      if (carried[i]) {
-        Value view = after.create<dsa::ToTensorOp>(loc, result.getType(), carried[i], false);
-        bufferOf[view] = carried[i];
-        replaced.push_back(view.getDefiningOp());
-        result.replaceAllUsesWith(view);
-      } else {
-        result.replaceAllUsesWith(rebuilt.getResult(scalarIndex++));
-      }
-    }
+    rewire(after, loc, branch.getResults(), carried, rebuilt.getResults());
     branch.erase();
   }
 
@@ -676,17 +673,7 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     // block's arguments; the old block's ops move over.
     auto rehome = [&](Block &from, Block &to, ArrayRef<Value> buffers) {
       OpBuilder inside = OpBuilder::atBlockBegin(&to);
-      unsigned scalarIndex = 0;
-      for (auto [i, arg] : llvm::enumerate(from.getArguments())) {
-        if (!buffers[i]) {
-          arg.replaceAllUsesWith(to.getArgument(scalarIndex++));
-          continue;
-        }
-        Value view = inside.create<dsa::ToTensorOp>(loc, arg.getType(), buffers[i], false);
-        bufferOf[view] = buffers[i];
-        replaced.push_back(view.getDefiningOp());
-        arg.replaceAllUsesWith(view);
-      }
+      rewire(inside, loc, from.getArguments(), buffers, to.getArguments());
       to.getOperations().splice(to.end(), from.getOperations());
     };
     rehome(loop.getBefore().front(), rebuilt.getBefore().front(), state);
@@ -694,59 +681,51 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     carriedBy[rebuilt] = state;  // after's yield writes the state
     passedBy[rebuilt] = passed;  // before's scf.condition writes what it passes on
     OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
-    unsigned scalarIndex = 0;
-    for (auto [i, result] : llvm::enumerate(loop.getResults())) {
-      if (passed[i]) {
-        Value view = after.create<dsa::ToTensorOp>(loc, result.getType(), passed[i], false);
-        bufferOf[view] = passed[i];
-        replaced.push_back(view.getDefiningOp());
-        result.replaceAllUsesWith(view);
-      } else {
-        result.replaceAllUsesWith(rebuilt.getResult(scalarIndex++));
-      }
-    }
+    rewire(after, loc, loop.getResults(), passed, rebuilt.getResults());
     loop.erase();
+  }
+
+  // What a terminator of a rebuilt loop or branch passes on: each of `values` with a buffer
+  // in `buffers` is copied into it (before `terminator`), the others are returned, in order,
+  // for the new terminator; nullopt after a failure (`cubeError`: a tl.dot result, which the
+  // vector units cannot move).
+  std::optional<SmallVector<Value>> writeCarried(Operation *terminator, ValueRange values, ArrayRef<Value> buffers, StringRef cubeError) {
+    OpBuilder b(terminator);
+    SmallVector<Value> scalars;
+    for (auto [i, v] : llvm::enumerate(values)) {
+      if (!buffers[i]) {
+        scalars.push_back(v);
+        continue;
+      }
+      Value buffer = bufferFor(b, v, terminator);
+      if (!buffer) return std::nullopt;
+      if (buffer == buffers[i]) continue;
+      if (inCube(buffer) || inCube(buffers[i])) {
+        fail(v.getDefiningOp() ? v.getDefiningOp() : terminator, cubeError);
+        return std::nullopt;
+      }
+      copyElements(b, terminator->getLoc(), buffer, buffers[i]);
+    }
+    return scalars;
   }
 
   // The scf.condition of a while loop whileBuffers rebuilt: tiles go into their buffers.
   void conditionCarried(scf::ConditionOp condition, ArrayRef<Value> passed) {
-    OpBuilder b(condition);
-    SmallVector<Value> scalars;
-    for (auto [i, v] : llvm::enumerate(condition.getArgs())) {
-      if (!passed[i]) {
-        scalars.push_back(v);
-        continue;
-      }
-      Value buffer = bufferFor(b, v, condition);
-      if (!buffer) return;
-      if (inCube(buffer)) return fail(v.getDefiningOp() ? v.getDefiningOp() : condition.getOperation(), "on Ascend, a while loop cannot carry a tl.dot result");
-      copyElements(b, condition.getLoc(), buffer, passed[i]);
-    }
-    b.create<scf::ConditionOp>(condition.getLoc(), condition.getCondition(), scalars);
+    auto scalars = writeCarried(condition, condition.getArgs(), passed, "on Ascend, a while loop cannot carry a tl.dot result");
+    if (!scalars) return;
+    OpBuilder(condition).create<scf::ConditionOp>(condition.getLoc(), condition.getCondition(), *scalars);
     condition.erase();
   }
 
-  // The yield of a loop carryBuffers rebuilt: tiles go into their buffers, scalars stay.
+  // The yield of a loop or branch rebuilt to carry scalars only: tiles go into their buffers.
   void yieldCarried(scf::YieldOp yield, ArrayRef<Value> carried) {
-    OpBuilder b(yield);
-    SmallVector<Value> scalars;
-    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
-      if (!carried[i]) {
-        scalars.push_back(v);
-        continue;
-      }
-      Value buffer = bufferFor(b, v, yield);
-      if (!buffer) return;
-      if (buffer == carried[i]) continue;
-      if (inCube(buffer) || inCube(carried[i])) {  // the vector units cannot move cube memory
-        Operation *at = v.getDefiningOp() ? v.getDefiningOp() : yield.getOperation();
-        if (isa<scf::IfOp>(yield->getParentOp())) return fail(at, "on Ascend, a branch cannot yield a tl.dot result");
-        return fail(at, "on Ascend, a loop carries a tl.dot result only as the next tl.dot's accumulator, or as a "
-                        "product it recomputes from zeros each iteration");
-      }
-      copyElements(b, yield.getLoc(), buffer, carried[i]);
-    }
-    b.create<scf::YieldOp>(yield.getLoc(), scalars);
+    StringRef cubeError = isa<scf::IfOp>(yield->getParentOp())
+                              ? "on Ascend, a branch cannot yield a tl.dot result"
+                              : "on Ascend, a loop carries a tl.dot result only as the next tl.dot's accumulator, or as a product it "
+                                "recomputes from zeros each iteration";
+    auto scalars = writeCarried(yield, yield.getOperands(), carried, cubeError);
+    if (!scalars) return;
+    OpBuilder(yield).create<scf::YieldOp>(yield.getLoc(), *scalars);
     yield.erase();
   }
 
