@@ -438,13 +438,10 @@ class KernelPrinter : codegen::StatementPrinter {
       StringRef rest = kind.drop_front(strlen("scan_"));
       bool reverse = rest.consume_back("_reverse"), columns = rest.consume_back("_columns");
       int64_t rows = in.getRank() == 2 ? in.getDimSize(0) : 1, width = in.getDimSize(in.getRank() - 1);
-      // lines, their length, the step along a line, the step from one line to the next
-      int64_t shape[4] = {rows, width, 1, width};
-      if (columns) {
-        shape[0] = width, shape[1] = rows, shape[2] = width, shape[3] = 1;
-      }
+      // Lines are rows, or columns along axis 0: how many, their length, the step along one.
+      int64_t lines = columns ? width : rows, length = columns ? rows : width, step = columns ? width : 1;
       line() << "tle::ascendc::scan<tle::ascendc::Scan::" << rest.str() << ", " << (reverse ? "true" : "false") << ">(" << expr(v.getOut())
-             << ", " << expr(v.getInputs()[0]) << ", " << shape[0] << ", " << shape[1] << ", " << shape[2] << ", " << shape[3] << ");\n";
+             << ", " << expr(v.getInputs()[0]) << ", " << lines << ", " << length << ", " << step << ", " << (columns ? 1 : width) << ");\n";
       return;
     }
     if (kind.starts_with("compare")) {  // Compare / CompareScalar into a bit mask
