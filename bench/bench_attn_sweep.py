@@ -8,7 +8,10 @@ Builds build-gpu/attn_sweep/gen/*.cu with nvcc first when the library is missing
 `bench/gen_sweep.sh bench/attn_sweep.list build-gpu/attn_sweep` where tlec is). Checks each
 output against float32 PyTorch attention before timing; a config that either side cannot run
 (resources) is reported, not timed.
-Usage: bench/bench_attn_sweep.py [--build build-gpu/attn_sweep] [--n-ctx 4096]"""
+With --resources each row is followed by both kernels' registers per thread, resident blocks
+per multiprocessor and shared memory (tlec: its resource query, which covers every
+specialization; Triton: the compiled kernel's metadata, spills included).
+Usage: bench/bench_attn_sweep.py [--build build-gpu/attn_sweep] [--n-ctx 4096] [--resources]"""
 import argparse
 import os
 import re
@@ -19,10 +22,26 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests", "gpu"))
 sys.path.insert(0, HERE)
 
 
+def resources_line(kernel, compiled):
+    """Registers, blocks per multiprocessor and shared memory of both sides of a row."""
+    import torch
+    mine = kernel.resources()
+    props = torch.cuda.get_device_properties(0)
+    threads = compiled.metadata.num_warps * 32
+    by_registers = 65536 // max(1, compiled.n_regs * threads)
+    shared = compiled.metadata.shared
+    by_shared = (props.shared_memory_per_multiprocessor // shared) if shared else 32
+    return (f"tlec {mine['registers']} regs, {mine['blocks_per_sm']} blocks/SM, "
+            f"{(mine['dynamic_shared'] + mine['static_shared']) // 1024} KiB; "
+            f"Triton {compiled.n_regs} regs, {compiled.n_spills} spills, ~{min(by_registers, by_shared)} blocks/SM, "
+            f"{shared // 1024} KiB")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join("build-gpu", "attn_sweep"))
     parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--resources", action="store_true", help="print both kernels' registers and occupancy")
     args = parser.parse_args()
     from sweep_common import build, compare, summarize
     build(args.build)
@@ -74,6 +93,9 @@ def main():
                         lambda ms: flops / ms / 1e9)
         if ratio is not None:
             ratios.append(ratio)
+        if args.resources:
+            print("    " + resources_line(kernels[sym], jit[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage,
+                                                            num_warps=warps, num_stages=stages)))
     summarize(ratios)
 
 

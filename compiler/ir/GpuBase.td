@@ -21,6 +21,7 @@ def TleGpu_Dialect : Dialect {
     "::mlir::UnitAttr":$mask_per_element,    // its mask may differ inside a vector (tle-assign-layouts)
     "::mlir::IntegerAttr":$uniform_run,      // an element-wise result equal over runs of that many registers (tle-mark-uniform-runs)
     "::mlir::UnitAttr":$uniform,             // a scalar load the block reads once and shares (tle-uniform-control-loads)
+    "::mlir::StringAttr":$block_vote,        // a boolean reduction the block's barrier computes: "any" or "all" (tle-block-votes)
     "::mlir::IntegerAttr":$offset,           // a buffer's byte offset (tle-plan-shared-memory)
     "::mlir::IntegerAttr":$buffer_bytes,     // the bytes all buffers take (tle-plan-shared-memory)
     "::mlir::UnitAttr":$async_copy,          // a load planned as an asynchronous copy (tle-plan-async-copies)

@@ -58,6 +58,13 @@ void setUniformRun(Operation *op, int registers) {
 }
 bool uniformLoad(Operation *op) { return dialectOf(op).getUniformAttrHelper().isAttrPresent(op); }
 void setUniformLoad(Operation *op) { dialectOf(op).getUniformAttrHelper().setAttr(op, UnitAttr::get(op->getContext())); }
+llvm::StringRef blockVote(Operation *op) {
+  if (auto v = dialectOf(op).getBlockVoteAttrHelper().getAttr(op)) return v.getValue();
+  return {};
+}
+void setBlockVote(Operation *op, llvm::StringRef vote) {
+  dialectOf(op).getBlockVoteAttrHelper().setAttr(op, StringAttr::get(op->getContext(), vote));
+}
 std::optional<int64_t> minBlocksPerProcessor(Operation *kernel) {
   if (auto v = dialectOf(kernel).getMinBlocksPerProcessorAttrHelper().getAttr(kernel)) return v.getInt();
   return std::nullopt;

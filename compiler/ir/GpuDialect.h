@@ -33,6 +33,10 @@ void setUniformRun(mlir::Operation *op, int registers);
 // A scalar load that thread 0 makes and the block shares (its value steers control flow).
 bool uniformLoad(mlir::Operation *op);
 void setUniformLoad(mlir::Operation *op);
+// A reduction of a whole boolean tile to a scalar by or ("any") or and ("all") that the block's
+// barrier computes (tle-block-votes); empty when unset.
+llvm::StringRef blockVote(mlir::Operation *op);
+void setBlockVote(mlir::Operation *op, llvm::StringRef vote);
 // The resident blocks per multiprocessor a kernel asks ptxas to leave registers for
 // (tle-bound-registers); nullopt: ptxas chooses.
 std::optional<int64_t> minBlocksPerProcessor(mlir::Operation *kernel);

@@ -514,6 +514,22 @@ def test_gpu_buffers(k):
     want = torch.tensor([max(0, xl.max().item()), min(1 << 30, xl.min().item()), ors, ands, xors, xl[7].item(), 42, 0],
                         dtype=torch.int32)
     check("shared-memory atomics: max, min, or, and, xor, xchg, cas", res.cpu(), want, 0, 0)
+    f = torch.randn(256, device="cuda")
+    res = torch.full((9,), 7, device="cuda", dtype=torch.int32)
+    fres = torch.full((2,), float("nan"), device="cuda")
+    slots = torch.full((256,), -7, device="cuda", dtype=torch.int32)
+    gres = torch.tensor([5, -2**31], device="cuda", dtype=torch.int32)
+    k["relaxed_atomics"]([1], x, f, res, fres, slots, gres)
+    unsigned_max = (xl & 0xFFFFFFFF).max().item()
+    want = torch.tensor([max(0, xl.max().item()), min(1 << 30, xl.min().item()), ors, ands, xors, xl[7].item(), 256, 0,
+                         unsigned_max - (1 << 32) if unsigned_max >= 1 << 31 else unsigned_max], dtype=torch.int32)
+    check("relaxed shared-memory atomics: max, min, or, and, xor, xchg, add, unsigned max", res.cpu(), want, 0, 0)
+    check("relaxed atomic adds' old values: each slot once", slots.sort().values,
+          torch.arange(256, device="cuda", dtype=torch.int32), 0, 0)
+    check("relaxed float atomics on shared memory: add, xchg", fres.double(),
+          torch.stack([f.double().sum(), f[3].double()]), 1e-4, 1e-5)
+    check("relaxed device-scope atomics on global memory: add, max", gres.cpu(),
+          torch.tensor([5 + int((xl & 0xFFFF).sum().item()), xl.max().item()], dtype=torch.int32), 0, 0)
     x = torch.randint(-1000, 1000, (512,), device="cuda", dtype=torch.int32)
     out = torch.full_like(x, 7)
     k["smem_volatile"]([1], x, out)
@@ -565,6 +581,22 @@ def test_core_functions(k):
     for c in range(64):
         want |= vals.view(16, 64)[:, c].long() & 0xFFFFFFFF
     check("tl.reduce_or along rows", ors.long() & 0xFFFFFFFF, want, 0, 0)
+    # Boolean tiles reduced whole by or / and (the barrier's vote): 64 elements on 128 threads
+    # (copies in registers) and 2048 on 256 (8 a thread); rows all zero, one set at the end or
+    # the start, all set, all but one, random.
+    for n in (64, 2048):
+        rows = torch.zeros(6, n, device="cuda", dtype=torch.int32)
+        rows[1, -1] = 1
+        rows[2] = 1
+        rows[3] = 5
+        rows[3, 0] = 0
+        rows[4, n // 2 + 1] = -3
+        rows[5] = torch.randint(0, 2, (n,), device="cuda", dtype=torch.int32)
+        out = torch.full((18,), -1, device="cuda", dtype=torch.int32)
+        k[f"block_votes_{n}"]([1], rows, out)
+        nz = rows != 0
+        want = torch.stack([nz.any(1).int(), nz.all(1).int(), torch.where(nz.all(1), 7, 9).int()], 1).flatten()
+        check(f"tl.reduce_or / tl.reduce(and) of whole boolean tiles ({n})", out, want, 0, 0)
     # extract_tile / insert_tile at runtime indices.
     x = torch.randn(32, 64, device="cuda")
     for i, j in ((0, 0), (3, 1), (2, 3)):

@@ -48,6 +48,10 @@ void KernelPrinter::scan(ir::ScanOp s) {
 }
 
 void KernelPrinter::reduce(ir::ReduceOp r) {
+  if (StringRef vote = gpu::blockVote(r); !vote.empty()) {
+    define(r, "tle::block_" + vote.str() + "(" + expr(r.getSrcs()[0]) + ")", "reduced");
+    return;
+  }
   CombinedInput in = combinedInput(r.getSrcs(), "reductions");
   auto srcType = cast<RankedTensorType>(r.getSrcs()[0].getType());
   std::string axis = std::to_string(r.getAxis());

@@ -29,6 +29,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createStageDotOperands());
   pm.addNestedPass<mlir::func::FuncOp>(createUniformControlLoads());
+  pm.addNestedPass<mlir::func::FuncOp>(createBlockVotes());
   // Last of the passes that set layouts, so that each run fits the layout printed.
   pm.addNestedPass<mlir::func::FuncOp>(createMarkUniformRuns());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanSharedMemory());

@@ -253,6 +253,20 @@ def BoundRegisters : Pass<"tle-bound-registers", "::mlir::func::FuncOp">, Kernel
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def BlockVotes : Pass<"tle-block-votes", "::mlir::func::FuncOp"> {
+  let summary = "compute whole-tile boolean or/and reductions with the block barrier's vote";
+  let description = [{
+    Marks tle_gpu.block_vote = "any" (or "all") on a tle.reduce of one boolean tile to a
+    scalar whose combine is a single arith.ori (arith.andi), outside warp-specialized
+    partitions (the vote takes the whole block). The printer then calls tle::block_any
+    (block_all): each thread folds its registers and __syncthreads_or (_and) combines the
+    threads in one barrier, where the general reduction shuffles across lanes and goes
+    through shared memory between two barriers. The TopK selector's threshold search ends
+    every round with such a tl.reduce_or.
+  }];
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def MarkUniformRuns : Pass<"tle-mark-uniform-runs", "::mlir::func::FuncOp"> {
   let summary = "compute an element-wise result once per run of equal registers";
   let description = [{
@@ -274,7 +288,10 @@ def UniformControlLoads : Pass<"tle-uniform-control-loads", "::mlir::func::FuncO
     barrier inside a branch (a scalar atomic, a reduction) is then reached by part of the
     block: undefined behaviour. A scalar global load whose value decides a branch, a while
     loop's condition or a for loop's bounds is marked tle_gpu.uniform: thread 0 reads it and
-    the block shares the value through the scratch.
+    the block shares the value through the scratch. Only in kernels that can see other
+    blocks' writes while they run (atomics outside the block's shared memory, volatile
+    loads, the distributed primitives, raw calls): elsewhere every thread reads the same
+    value, and each shared read would cost two barriers and a trip to memory of its own.
   }];
 }
 

@@ -219,11 +219,12 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
   // shared memory, reductions, scans, rearrangements, dot-operand staging, block-wide
   // results of scalar atomics and uniform scalar loads, TLE-Raw block arguments).
   static bool needsScratch(Operation *op) {
-    if (isa<gpu::ConvertLayoutOp, ir::TransOp, ir::ReshapeOp, ir::ReduceOp, ir::ScanOp, ir::ExclusiveCumsumOp, ir::JoinOp,
+    if (isa<gpu::ConvertLayoutOp, ir::TransOp, ir::ReshapeOp, ir::ScanOp, ir::ExclusiveCumsumOp, ir::JoinOp,
             ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, gpu::StageOperandOp,
             gpu::StageOperandsOp>(op))
       return true;
     if (isa<ir::AtomicRMWOp, ir::AtomicCASOp>(op)) return !isa<RankedTensorType>(op->getResult(0).getType());
+    if (isa<ir::ReduceOp>(op)) return gpu::blockVote(op).empty();  // a vote needs no shared memory
     if (isa<ir::LoadOp>(op)) return gpu::uniformLoad(op);  // thread 0 shares what it read
     if (auto call = dyn_cast<ir::RawCallOp>(op))
       return llvm::any_of(call.getArgs(), [](Value v) { return isa<RankedTensorType>(v.getType()); });

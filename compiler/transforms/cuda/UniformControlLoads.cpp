@@ -32,8 +32,30 @@ bool steersControlFlow(Value v) {
   return false;
 }
 
+// Whether the kernel can see memory that another block writes while it runs. Plain accesses
+// racing with other blocks' plain stores are undefined, so only these order a block after
+// another: atomics outside the block's own shared memory, volatile loads, the distributed
+// primitives (signals, remote memory, cluster and device barriers) and raw code, which may do
+// anything.
+bool readsOtherBlocksWrites(func::FuncOp f) {
+  auto outsideBlock = [](Value ptr) { return ir::pointerSpaceOf(ptr.getType()) != MemorySpace::Shared; };
+  WalkResult found = f.walk([&](Operation *op) {
+    if (auto rmw = dyn_cast<ir::AtomicRMWOp>(op); rmw && outsideBlock(rmw.getPtr())) return WalkResult::interrupt();
+    if (auto cas = dyn_cast<ir::AtomicCASOp>(op); cas && outsideBlock(cas.getPtr())) return WalkResult::interrupt();
+    if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getIsVolatile()) return WalkResult::interrupt();
+    if (isa<ir::WaitOp, ir::NotifyOp, ir::SymmAtOp, ir::RemoteOp, ir::DistributedBarrierOp, ir::RawCallOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 struct UniformControlLoadsPass : impl::UniformControlLoadsBase<UniformControlLoadsPass> {
   void runOnOperation() override {
+    // Without such an op every thread reads the same value, and a read by thread 0 shared
+    // through the scratch costs two barriers per load, one load after another (the TopK
+    // selector's row bounds at the start of each block: two trips to memory instead of one).
+    if (!readsOtherBlocksWrites(getOperation())) return;
     getOperation().walk([](ir::LoadOp load) {
       if (isa<RankedTensorType>(load.getType()) || ir::pointerSpaceOf(load.getPtr().getType()) != MemorySpace::Global) return;
       if (steersControlFlow(load.getResult())) gpu::setUniformLoad(load);

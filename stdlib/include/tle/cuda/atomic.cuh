@@ -44,12 +44,47 @@ TLE_DEVICE T atomic_add_float16(T *p, T v) {
   return old;
 }
 
+// Relaxed atomics by CUDA's own atomic functions (relaxed, with _block and _system forms).
+// CCCL's atomic_ref is inline PTX on a generic address, so on the block's shared memory it
+// stays a generic atomic (SASS ATOM); nvcc sees through the functions and, where the pointer
+// comes from shared memory, issues shared-memory atomics (ATOMS). The TopK selector's
+// histograms are such atomics. 32-bit integers and floats; other types take atomic_ref.
+template <AtomicOp Op, class T>
+inline constexpr bool has_relaxed_function_v =
+    cuda::std::is_same_v<T, int> || cuda::std::is_same_v<T, unsigned> ||
+    (cuda::std::is_same_v<T, float> && (Op == AtomicOp::add || Op == AtomicOp::fadd || Op == AtomicOp::xchg));
+
+template <AtomicOp Op, cuda::thread_scope Scope, class T>
+TLE_DEVICE T relaxed_atomic(T *p, T v) {
+  constexpr bool block = Scope == cuda::thread_scope_block, system = Scope == cuda::thread_scope_system;
+  if constexpr (Op == AtomicOp::umax || Op == AtomicOp::umin) {
+    using U = unsigned_t<T>;
+    U *u = reinterpret_cast<U *>(p);
+    return static_cast<T>(relaxed_atomic<Op == AtomicOp::umax ? AtomicOp::max : AtomicOp::min, Scope>(u, static_cast<U>(v)));
+  } else if constexpr (Op == AtomicOp::add || Op == AtomicOp::fadd) {
+    return block ? atomicAdd_block(p, v) : system ? atomicAdd_system(p, v) : atomicAdd(p, v);
+  } else if constexpr (Op == AtomicOp::max) {
+    return block ? atomicMax_block(p, v) : system ? atomicMax_system(p, v) : atomicMax(p, v);
+  } else if constexpr (Op == AtomicOp::min) {
+    return block ? atomicMin_block(p, v) : system ? atomicMin_system(p, v) : atomicMin(p, v);
+  } else if constexpr (Op == AtomicOp::band) {
+    return block ? atomicAnd_block(p, v) : system ? atomicAnd_system(p, v) : atomicAnd(p, v);
+  } else if constexpr (Op == AtomicOp::bor) {
+    return block ? atomicOr_block(p, v) : system ? atomicOr_system(p, v) : atomicOr(p, v);
+  } else if constexpr (Op == AtomicOp::bxor) {
+    return block ? atomicXor_block(p, v) : system ? atomicXor_system(p, v) : atomicXor(p, v);
+  } else {
+    return block ? atomicExch_block(p, v) : system ? atomicExch_system(p, v) : atomicExch(p, v);
+  }
+}
+
 // Sem: 0 relaxed, 1 acquire, 2 release, 3 acq_rel. Scope: CCCL's thread scopes.
 template <AtomicOp Op, int Sem, cuda::thread_scope Scope, class T>
 TLE_DEVICE T atomic_apply(T *p, T v) {
   cuda::atomic_ref<T, Scope> ref(*p);
   constexpr cuda::std::memory_order order = order_of(Sem);
   if constexpr ((Op == AtomicOp::add || Op == AtomicOp::fadd) && is_float16_v<T>) return atomic_add_float16<Sem, Scope>(p, v);
+  else if constexpr (Sem == 0 && has_relaxed_function_v<Op, T>) return relaxed_atomic<Op, Scope>(p, v);
   else if constexpr (Op == AtomicOp::add || Op == AtomicOp::fadd) return ref.fetch_add(v, order);
   else if constexpr (Op == AtomicOp::max) return ref.fetch_max(v, order);
   else if constexpr (Op == AtomicOp::min) return ref.fetch_min(v, order);

@@ -134,6 +134,23 @@ TLE_DEVICE reduced_t<Axis, Src> reduce(const Src &src, Combine combine, Scratch 
   return out;
 }
 
+// A whole boolean tile reduced by or (any) or and (all), where every thread of the block takes
+// part (tle-block-votes): each thread folds its registers and the barrier's vote combines the
+// threads (bar.red.or / bar.red.and): one barrier, no shuffles, no shared memory. Registers
+// that hold copies of an element change neither result.
+template <class Src>
+TLE_DEVICE bool block_any(const Src &src) {
+  bool any = false;
+  TLE_UNROLL for (int r = 0; r < Src::kRegs; ++r) any = any || src.v[r];
+  return __syncthreads_or(any) != 0;
+}
+template <class Src>
+TLE_DEVICE bool block_all(const Src &src) {
+  bool all = true;
+  TLE_UNROLL for (int r = 0; r < Src::kRegs; ++r) all = all && src.v[r];
+  return __syncthreads_and(all) != 0;
+}
+
 // ---- zipping tiles for two-operand reductions ---------------------------------------------------
 
 template <class A, class B, class L, int... S>
