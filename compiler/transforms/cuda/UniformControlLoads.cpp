@@ -34,15 +34,16 @@ bool steersControlFlow(Value v) {
 
 // Whether the kernel can see memory that another block writes while it runs. Plain accesses
 // racing with other blocks' plain stores are undefined, so only these order a block after
-// another: atomics outside the block's own shared memory, volatile loads, the distributed
-// primitives (signals, remote memory, cluster and device barriers) and raw code, which may do
-// anything.
+// another: atomics outside the block's own shared memory, volatile loads (and `.cv` ones, the
+// polling spelling), the distributed primitives (signals, remote memory, cluster and device
+// barriers) and raw code, which may do anything.
 bool readsOtherBlocksWrites(func::FuncOp f) {
   auto outsideBlock = [](Value ptr) { return ir::pointerSpaceOf(ptr.getType()) != MemorySpace::Shared; };
   WalkResult found = f.walk([&](Operation *op) {
     if (auto rmw = dyn_cast<ir::AtomicRMWOp>(op); rmw && outsideBlock(rmw.getPtr())) return WalkResult::interrupt();
     if (auto cas = dyn_cast<ir::AtomicCASOp>(op); cas && outsideBlock(cas.getPtr())) return WalkResult::interrupt();
-    if (auto load = dyn_cast<ir::LoadOp>(op); load && load.getIsVolatile()) return WalkResult::interrupt();
+    if (auto load = dyn_cast<ir::LoadOp>(op); load && (load.getIsVolatile() || load.getCache() == ".cv"))
+      return WalkResult::interrupt();
     if (isa<ir::WaitOp, ir::NotifyOp, ir::SymmAtOp, ir::RemoteOp, ir::DistributedBarrierOp, ir::RawCallOp>(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
