@@ -169,6 +169,17 @@ int main() {
     }
     harness::checkClose(want, y, 0, 0, what);
   }
+  for (int shift : {-3, 0, 5})  // shifted_windows: offsets and pointers chosen in branches, BLOCK=64
+    for (int n : {20, 50}) {
+      auto x = harness::randomFloats(3 * 64, 1200 + 10 * shift + n);
+      std::vector<float> y(2 * 64 + 5, -4.0f);
+      std::string what = "shifted_windows shift=" + std::to_string(shift) + " n=" + std::to_string(n);
+      harness::checkStatus(shifted_windows_launch(nullptr, 1, 1, 1, x.data(), y.data(), n, shift), what);
+      std::vector<double> want(y.size(), -4.0);
+      const int from = shift > 0 ? shift : shift < 0 ? 2 * 64 : 0, to = n > 32 ? 1 : 0;
+      for (int i = 0; i < n; ++i) want[to + i] = (shift > 0 ? x[i] * 2.0f : x[i]) + x[from + i];
+      harness::checkClose(want, y, 0, 0, what);
+    }
   for (int k : {1, 5, 40}) {  // nested_carries: while -> if and for, one carried tile, BLOCK=64
     const int n = 64;
     auto x = harness::randomFloats(n, 1100 + k);

@@ -295,7 +295,14 @@ class KernelPrinter : codegen::StatementPrinter {
     else if (auto neg = dyn_cast<arith::NegFOp>(op)) e = "-" + expr(neg.getOperand());
     else if (auto sel = dyn_cast<arith::SelectOp>(op))
       e = expr(sel.getCondition()) + " ? " + expr(sel.getTrueValue()) + " : " + expr(sel.getFalseValue());
-    else if (isa<arith::ExtSIOp, arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp, arith::ExtFOp, arith::TruncFOp>(op)) e = cast();
+    else if (auto ext = dyn_cast<arith::ExtSIOp>(op); ext && ext.getIn().getType().isInteger(1))
+      e = "-" + cast();  // true sign-extends to -1
+    else if (auto ext = dyn_cast<arith::ExtUIOp>(op)) {
+      const unsigned bits = ext.getIn().getType().getIntOrFloatBitWidth();
+      e = bits == 1 ? cast()
+                    : "static_cast<" + type(op->getResult(0)) + ">(static_cast<uint" + std::to_string(bits) + "_t>(" +
+                          expr(ext.getIn()) + "))";
+    } else if (isa<arith::ExtSIOp, arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp, arith::ExtFOp, arith::TruncFOp>(op)) e = cast();
     else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
       using P = arith::CmpIPredicate;
       static const std::map<P, const char *> symbols = {{P::eq, "=="}, {P::ne, "!="}, {P::slt, "<"}, {P::sle, "<="},

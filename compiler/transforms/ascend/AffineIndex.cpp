@@ -3,6 +3,7 @@
 #include "ir/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -95,6 +96,24 @@ std::optional<int64_t> constantInt(Value v) {
 bool isUniformZero(Value tile) {
   if (auto splat = tile.getDefiningOp<ir::SplatOp>()) tile = splat.getSrc();
   return matchPattern(tile, m_AnyZeroFloat()) || matchPattern(tile, m_Zero());
+}
+
+bool feedsAddress(Value tile) {
+  SmallVector<Value> work{tile};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second) continue;
+    for (Operation *user : x.getUsers()) {
+      if (isa<ir::AddPtrOp>(user)) return true;
+      if (user->getNumResults() == 1 && isa<RankedTensorType>(user->getResult(0).getType()) && user->getNumRegions() == 0)
+        work.push_back(user->getResult(0));
+      if (auto branch = dyn_cast<scf::IfOp>(user->getParentOp()); branch && isa<scf::YieldOp>(user))  // out of a branch
+        for (OpOperand &use : x.getUses())
+          if (use.getOwner() == user) work.push_back(branch.getResult(use.getOperandNumber()));
+    }
+  }
+  return false;
 }
 
 Value uniformValue(Value tile, OpBuilder &b) {

@@ -585,20 +585,6 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
   }
 
   // Does `v` reach an address (tle.addptr), through arithmetic and reshaping?
-  static bool feedsAddress(Value v) {
-    SmallVector<Value> work{v};
-    DenseSet<Value> seen;
-    while (!work.empty()) {
-      Value x = work.pop_back_val();
-      if (!seen.insert(x).second) continue;
-      for (Operation *user : x.getUsers()) {
-        if (isa<ir::AddPtrOp>(user)) return true;
-        if (user->getNumResults() == 1 && isTile(user->getResult(0)) && user->getNumRegions() == 0) work.push_back(user->getResult(0));
-      }
-    }
-    return false;
-  }
-
   // A branch that yields tiles: a UB buffer per tile result, written by each branch's yield
   // (yieldCarried), read after it; the rebuilt branch yields the scalars only.
   void branchBuffers(scf::IfOp branch) {

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace tle::ascend {
 
@@ -29,6 +30,42 @@ Value uniformStep(scf::ForOp loop, unsigned index, OpBuilder &b) {
   auto advance = yielded.getDefiningOp<ir::AddPtrOp>();
   if (!advance || advance.getPtr() != loop.getRegionIterArgs()[index]) return Value();
   return uniformValue(advance.getOffset(), b);
+}
+
+// A pointer or offset tile as a tile defined elsewhere moved by a scalar in every lane:
+// `addptr(base, splat(by))`, `base + splat(by)`, or `base` itself (`by` null).
+struct MovedTile {
+  Value base, by;
+};
+MovedTile movedTileOf(Value tile, OpBuilder &b) {
+  if (auto advance = tile.getDefiningOp<ir::AddPtrOp>())
+    if (Value by = uniformValue(advance.getOffset(), b)) return {advance.getPtr(), by};
+  if (auto sum = tile.getDefiningOp<arith::AddIOp>()) {
+    if (Value by = uniformValue(sum.getRhs(), b)) return {sum.getLhs(), by};
+    if (Value by = uniformValue(sum.getLhs(), b)) return {sum.getRhs(), by};
+  }
+  return {tile, Value()};
+}
+
+bool isIndexTile(Type t) {
+  auto tile = dyn_cast<RankedTensorType>(t);
+  return tile && tile.getElementType().isIntOrIndex() && !tile.getElementType().isInteger(1);
+}
+
+// Erases the ops defining `values`, and the ones feeding them, that nothing uses any more.
+void eraseDead(ArrayRef<Value> values) {
+  SmallVector<Operation *> work;
+  for (Value v : values)
+    if (Operation *op = v.getDefiningOp()) work.push_back(op);
+  DenseSet<Operation *> erased;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (erased.contains(op) || !isOpTriviallyDead(op)) continue;
+    for (Value operand : op->getOperands())
+      if (Operation *feeding = operand.getDefiningOp()) work.push_back(feeding);
+    erased.insert(op);
+    op->erase();
+  }
 }
 
 struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<ScalarizeCarriedPointersPass> {
@@ -77,10 +114,74 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     loop.erase();
   }
 
+  // A branch whose arms yield the same tile moved by different scalars (`offs = offs + 1`
+  // in one arm, `offs` in the other; pointers likewise) yields the scalars instead, and the
+  // tile is moved once after it: tle-ascend-resolve-global-access then sees one window.
+  void rewrite(scf::IfOp branch) {
+    if (branch.getElseRegion().empty()) return;
+    auto thenYield = cast<scf::YieldOp>(branch.thenBlock()->getTerminator());
+    auto elseYield = cast<scf::YieldOp>(branch.elseBlock()->getTerminator());
+    OpBuilder atThen(thenYield), atElse(elseYield);
+    const unsigned n = branch.getNumResults();
+    SmallVector<MovedTile> arms[2];
+    SmallVector<Type> types;
+    bool any = false;
+    for (unsigned i = 0; i < n; ++i) {
+      Type type = branch.getResult(i).getType();
+      MovedTile t = movedTileOf(thenYield.getOperand(i), atThen), e = movedTileOf(elseYield.getOperand(i), atElse);
+      Type byType = t.by ? t.by.getType() : e.by ? e.by.getType() : Type();
+      const bool scalarize = (isPointerTile(type) || (isIndexTile(type) && feedsAddress(branch.getResult(i)))) && byType && t.base == e.base &&
+                             !branch->isAncestor(t.base.getParentRegion()->getParentOp()) && (!t.by || !e.by || t.by.getType() == e.by.getType());
+      arms[0].push_back(scalarize ? t : MovedTile{});
+      arms[1].push_back(scalarize ? e : MovedTile{});
+      types.push_back(scalarize ? byType : type);
+      any = any || scalarize;
+    }
+    if (!any) return;
+    OpBuilder b(branch);
+    Location loc = branch.getLoc();
+    auto rebuilt = b.create<scf::IfOp>(loc, types, branch.getCondition(), /*addThenBlock=*/false, /*addElseBlock=*/false);
+    rebuilt->setAttrs(branch->getAttrs());
+    rebuilt.getThenRegion().takeBody(branch.getThenRegion());
+    rebuilt.getElseRegion().takeBody(branch.getElseRegion());
+    scf::YieldOp yields[2] = {thenYield, elseYield};
+    OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
+    SmallVector<Value> replaced;  // the tiles the arms yielded, erased at the end where dead
+    for (unsigned i = 0; i < n; ++i) {
+      if (!arms[0][i].base) {
+        branch.getResult(i).replaceAllUsesWith(rebuilt.getResult(i));
+        continue;
+      }
+      for (int arm = 0; arm < 2; ++arm) {
+        Value old = yields[arm].getOperand(i), by = arms[arm][i].by;
+        if (!by) {
+          OpBuilder atYield(yields[arm]);
+          by = atYield.create<arith::ConstantOp>(loc, atYield.getIntegerAttr(types[i], 0));
+        }
+        yields[arm]->setOperand(i, by);
+        replaced.push_back(old);
+      }
+      Value base = arms[0][i].base, by = rebuilt.getResult(i);
+      Value moved;
+      if (isPointerTile(base.getType())) {
+        moved = ScalarizeCarriedPointersPass::moved(after, loc, base, by);
+      } else {
+        Value lanes = after.create<ir::SplatOp>(loc, base.getType(), by);
+        moved = after.create<arith::AddIOp>(loc, base, lanes);
+      }
+      branch.getResult(i).replaceAllUsesWith(moved);
+    }
+    branch.erase();
+    eraseDead(replaced);
+  }
+
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });  // inner loops first
     for (scf::ForOp loop : loops) rewrite(loop);
+    SmallVector<scf::IfOp> branches;
+    getOperation().walk([&](scf::IfOp branch) { branches.push_back(branch); });
+    for (scf::IfOp branch : branches) rewrite(branch);
   }
 };
 
