@@ -98,7 +98,7 @@ bool isUniformZero(Value tile) {
   return matchPattern(tile, m_AnyZeroFloat()) || matchPattern(tile, m_Zero());
 }
 
-bool feedsAddress(Value tile) {
+bool feedsAddress(Value tile, bool throughBranches) {
   SmallVector<Value> work{tile};
   DenseSet<Value> seen;
   while (!work.empty()) {
@@ -108,9 +108,11 @@ bool feedsAddress(Value tile) {
       if (isa<ir::AddPtrOp>(user)) return true;
       if (user->getNumResults() == 1 && isa<RankedTensorType>(user->getResult(0).getType()) && user->getNumRegions() == 0)
         work.push_back(user->getResult(0));
-      if (auto branch = dyn_cast<scf::IfOp>(user->getParentOp()); branch && isa<scf::YieldOp>(user))  // out of a branch
+      auto branch = dyn_cast<scf::IfOp>(user->getParentOp());
+      if (throughBranches && branch && isa<scf::YieldOp>(user))  // out of a branch
         for (OpOperand &use : x.getUses())
-          if (use.getOwner() == user) work.push_back(branch.getResult(use.getOperandNumber()));
+          if (use.getOwner() == user && use.getOperandNumber() < branch.getNumResults())
+            work.push_back(branch.getResult(use.getOperandNumber()));
     }
   }
   return false;

@@ -34,9 +34,10 @@ std::optional<llvm::SmallVector<mlir::Value>> rectangleOf(mlir::Value mask, mlir
 // The scalar a uniform tile holds everywhere (a splat or a splat constant); null otherwise.
 mlir::Value uniformValue(mlir::Value tile, mlir::OpBuilder &b);
 
-// Whether `tile` reaches an address (a tle.addptr), directly or through tile arithmetic and
-// the branches that yield it: a tile of offsets rather than data.
-bool feedsAddress(mlir::Value tile);
+// Whether `tile` reaches an address (a tle.addptr), directly or through tile arithmetic (and,
+// with `throughBranches`, out of the branches that yield it): a tile of offsets rather than
+// data. Only on IR whose branches are whole (not while a pass is rebuilding them).
+bool feedsAddress(mlir::Value tile, bool throughBranches = false);
 
 // Whether a uniform tile (or scalar) is zero everywhere (+0 or -0 for floats); builds nothing.
 bool isUniformZero(mlir::Value tile);

@@ -130,7 +130,7 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
       Type type = branch.getResult(i).getType();
       MovedTile t = movedTileOf(thenYield.getOperand(i), atThen), e = movedTileOf(elseYield.getOperand(i), atElse);
       Type byType = t.by ? t.by.getType() : e.by ? e.by.getType() : Type();
-      const bool scalarize = (isPointerTile(type) || (isIndexTile(type) && feedsAddress(branch.getResult(i)))) && byType && t.base == e.base &&
+      const bool scalarize = (isPointerTile(type) || (isIndexTile(type) && feedsAddress(branch.getResult(i), /*throughBranches=*/true))) && byType && t.base == e.base &&
                              !branch->isAncestor(t.base.getParentRegion()->getParentOp()) && (!t.by || !e.by || t.by.getType() == e.by.getType());
       arms[0].push_back(scalarize ? t : MovedTile{});
       arms[1].push_back(scalarize ? e : MovedTile{});
