@@ -584,7 +584,6 @@ struct BufferizeTilesPass : impl::BufferizeTilesBase<BufferizeTilesPass> {
     loop.erase();
   }
 
-  // Does `v` reach an address (tle.addptr), through arithmetic and reshaping?
   // A branch that yields tiles: a UB buffer per tile result, written by each branch's yield
   // (yieldCarried), read after it; the rebuilt branch yields the scalars only.
   void branchBuffers(scf::IfOp branch) {

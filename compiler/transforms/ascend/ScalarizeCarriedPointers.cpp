@@ -7,7 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tle::ascend {
 
@@ -23,15 +23,6 @@ bool isPointerTile(Type t) {
   return tile && isa<ir::PointerType>(tile.getElementType());
 }
 
-// The scalar every iteration adds to carried pointer tile `index`, when the loop's yield
-// is `addptr(that tile, uniform)`.
-Value uniformStep(scf::ForOp loop, unsigned index, OpBuilder &b) {
-  Value yielded = loop.getBody()->getTerminator()->getOperand(index);
-  auto advance = yielded.getDefiningOp<ir::AddPtrOp>();
-  if (!advance || advance.getPtr() != loop.getRegionIterArgs()[index]) return Value();
-  return uniformValue(advance.getOffset(), b);
-}
-
 // A pointer or offset tile as a tile defined elsewhere moved by a scalar in every lane:
 // `addptr(base, splat(by))`, `base + splat(by)`, or `base` itself (`by` null).
 struct MovedTile {
@@ -45,6 +36,13 @@ MovedTile movedTileOf(Value tile, OpBuilder &b) {
     if (Value by = uniformValue(sum.getLhs(), b)) return {sum.getRhs(), by};
   }
   return {tile, Value()};
+}
+
+// The scalar every iteration adds to carried pointer tile `index`, when the loop's yield
+// is `addptr(that tile, uniform)`.
+Value uniformStep(scf::ForOp loop, unsigned index, OpBuilder &b) {
+  MovedTile step = movedTileOf(loop.getBody()->getTerminator()->getOperand(index), b);
+  return step.base == loop.getRegionIterArgs()[index] ? step.by : Value();
 }
 
 bool isIndexTile(Type t) {
@@ -69,11 +67,12 @@ void eraseDead(ArrayRef<Value> values) {
 }
 
 struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<ScalarizeCarriedPointersPass> {
-  // The tile at `start` moved by `delta` elements in every lane.
+  // The tile at `start` (pointers, or offsets) moved by `delta` in every lane.
   static Value moved(OpBuilder &b, Location loc, Value start, Value delta) {
     auto shape = cast<RankedTensorType>(start.getType()).getShape();
     Value lanes = b.create<ir::SplatOp>(loc, RankedTensorType::get(shape, delta.getType()), delta);
-    return b.create<ir::AddPtrOp>(loc, start.getType(), start, lanes);
+    if (isPointerTile(start.getType())) return b.create<ir::AddPtrOp>(loc, start.getType(), start, lanes);
+    return b.create<arith::AddIOp>(loc, start, lanes);
   }
 
   void rewrite(scf::ForOp loop) {
@@ -130,8 +129,9 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
       Type type = branch.getResult(i).getType();
       MovedTile t = movedTileOf(thenYield.getOperand(i), atThen), e = movedTileOf(elseYield.getOperand(i), atElse);
       Type byType = t.by ? t.by.getType() : e.by ? e.by.getType() : Type();
-      const bool scalarize = (isPointerTile(type) || (isIndexTile(type) && feedsAddress(branch.getResult(i), /*throughBranches=*/true))) && byType && t.base == e.base &&
-                             !branch->isAncestor(t.base.getParentRegion()->getParentOp()) && (!t.by || !e.by || t.by.getType() == e.by.getType());
+      const bool movable = isPointerTile(type) || (isIndexTile(type) && feedsAddress(branch.getResult(i), /*throughBranches=*/true));
+      const bool scalarize = movable && byType && t.base == e.base && !branch->isAncestor(t.base.getParentRegion()->getParentOp()) &&
+                             (!t.by || !e.by || t.by.getType() == e.by.getType());
       arms[0].push_back(scalarize ? t : MovedTile{});
       arms[1].push_back(scalarize ? e : MovedTile{});
       types.push_back(scalarize ? byType : type);
@@ -161,15 +161,7 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
         yields[arm]->setOperand(i, by);
         replaced.push_back(old);
       }
-      Value base = arms[0][i].base, by = rebuilt.getResult(i);
-      Value moved;
-      if (isPointerTile(base.getType())) {
-        moved = ScalarizeCarriedPointersPass::moved(after, loc, base, by);
-      } else {
-        Value lanes = after.create<ir::SplatOp>(loc, base.getType(), by);
-        moved = after.create<arith::AddIOp>(loc, base, lanes);
-      }
-      branch.getResult(i).replaceAllUsesWith(moved);
+      branch.getResult(i).replaceAllUsesWith(moved(after, loc, arms[0][i].base, rebuilt.getResult(i)));
     }
     branch.erase();
     eraseDead(replaced);

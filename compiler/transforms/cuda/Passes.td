@@ -289,9 +289,9 @@ def UniformControlLoads : Pass<"tle-uniform-control-loads", "::mlir::func::FuncO
     block: undefined behaviour. A scalar global load whose value decides a branch, a while
     loop's condition or a for loop's bounds is marked tle_gpu.uniform: thread 0 reads it and
     the block shares the value through the scratch. Only in kernels that can see other
-    blocks' writes while they run (atomics outside the block's shared memory, volatile
-    or `.cv` loads, the distributed primitives, raw calls): elsewhere every thread reads the same
-    value, and each shared read would cost two barriers and a trip to memory of its own.
+    blocks' writes while they run (atomics outside the block's shared memory, volatile or
+    `.cv` loads, the distributed primitives, raw calls): elsewhere every thread reads the
+    same value, and each shared read would cost two barriers and a trip to memory of its own.
   }];
 }
 
