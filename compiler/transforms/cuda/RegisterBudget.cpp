@@ -4,6 +4,8 @@
 #include "ir/Dialect.h"
 #include "ir/GpuDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -45,6 +47,30 @@ int64_t estimatedTileRegisters(func::FuncOp f, int64_t threads) {
   int64_t widest = 0;
   for (auto &[block, registers] : accumulators) widest = std::max(widest, registers);
   return widest + invariant;
+}
+
+int64_t estimatedLoopTileRegisters(func::FuncOp f, const TargetInfo &t, int64_t threads) {
+  auto tileRegisters = [&](Type type) -> int64_t {
+    auto tile = dyn_cast<RankedTensorType>(type);
+    return tile && tile.getElementType().isIntOrFloat() ? registersOf(tile, threads) : 0;
+  };
+  int64_t most = 0;
+  bool elementwiseLoads = false;
+  f.walk([&](scf::ForOp loop) {
+    int64_t registers = 0;
+    for (Value carried : loop.getRegionIterArgs()) registers += tileRegisters(carried.getType());
+    for (Operation &op : *loop.getBody()) {
+      if (!isa<ir::LoadOp, ir::LoadBlockOp, ir::DescLoadOp>(op)) continue;
+      const int64_t loaded = tileRegisters(op.getResult(0).getType());
+      registers += loaded;
+      if (auto load = dyn_cast<ir::LoadOp>(op); load && loaded > 0) {
+        const int64_t bytes = gpu::vectorWidth(load) * ir::elementBytes(cast<RankedTensorType>(load.getType()).getElementType());
+        elementwiseLoads |= bytes < t.vectorBytes() || gpu::maskPerElement(load);
+      }
+    }
+    most = std::max(most, registers);
+  });
+  return elementwiseLoads ? 0 : most;
 }
 
 int64_t registerShare(const TargetInfo &t, int64_t threads, int64_t blocks) {

@@ -25,6 +25,14 @@ int64_t registersOf(mlir::RankedTensorType tile, int64_t threads);
 // once, every A operand held in registers from outside its dot's block (attention's Q).
 int64_t estimatedTileRegisters(mlir::func::FuncOp f, int64_t threads);
 
+// For a kernel without dots: the most that one loop keeps in registers across its
+// iterations, the tiles it carries and the tiles its body loads (a layer norm's running sums
+// and the row chunk it adds to them; a softmax's row). 0 when a tile is loaded in accesses
+// narrower than the target's widest or masked element by element: each element then takes its own
+// address or predicate registers, which this estimate does not count (ptxas took 168-226
+// registers for such layer norms, and spilled 532 bytes when bounded to 128).
+int64_t estimatedLoopTileRegisters(mlir::func::FuncOp f, const TargetInfo &t, int64_t threads);
+
 // The most resident blocks that `sharedBytes` a block, the threads and the register file
 // allow with room for `tileRegisters`, if that asks ptxas for fewer registers than it may
 // take: 0 when no such count is worth asking for.
