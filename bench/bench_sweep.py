@@ -8,7 +8,7 @@ A and pre-transposed B, fp16 C, checked against the float32 product; no cuBLAS c
 hints only).
 Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
 bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
-Usage: bench/bench_sweep.py [--build build-gpu/sweep]"""
+Usage: bench/bench_sweep.py [--build build-gpu/sweep] [--shapes MxNxK,...]"""
 import argparse
 import os
 
@@ -24,6 +24,9 @@ def main():
                         help="fp16/bf16 B pre-transposed as for fp8 (x @ W.T): K contiguous, stride_bk = 1")
     parser.add_argument("--a-m-contiguous", action="store_true",
                         help="fp16/bf16 A a transposed view (X.T @ dY): M contiguous, stride_am = 1")
+    parser.add_argument("--shapes", default="",
+                        help="comma-separated MxNxK shapes instead of the default four (e.g. 4095x4096x4096: M not a "
+                             "multiple of 16 runs the variant for such sizes)")
     parser.add_argument("--fp8-b-row-major", action="store_true",
                         help="fp8 B row-major (N contiguous, stride_bn = 1) instead of the tutorial's pre-transposed B")
     args = parser.parse_args()
@@ -38,7 +41,8 @@ def main():
     print(f"{'config':30s} {'M x N x K':>18s} {'tlec TF/s':>9s} {'Triton':>7s} {'cuBLAS':>7s} {'Triton/tlec':>11s}")
     ratios = []
     torch.manual_seed(0)
-    for (m, n, k) in SHAPES:
+    shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")] if args.shapes else SHAPES
+    for (m, n, k) in shapes:
         for dt_name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16), ("fp8", torch.float8_e5m2)):
             if not any(s.startswith("mm_" + dt_name) for s in kernels):
                 continue
