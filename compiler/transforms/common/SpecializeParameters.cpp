@@ -11,6 +11,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/BitVector.h"
+
 namespace tle::common {
 
 #define GEN_PASS_DEF_SPECIALIZEPARAMETERS
@@ -128,6 +130,58 @@ Role integerRole(Value arg) {
     }
   if (address) return unit ? Role::UnitStride : Role::Address;
   return size ? Role::Size : Role::None;
+}
+
+// Whether `indices`, a tensor computed from a size (a comparison with it, a remainder by it),
+// runs along the last axis of the tiles it reaches, the contiguous one of a row-major tile:
+// a tensor of rank 2 or more whose last extent is not 1, or a 1-D tensor that becomes one
+// ([1, N] by expand_dims, broadcast, or used as it is in an access). A [N] that becomes
+// [N, 1] runs along rows.
+bool runsAlongLastAxis(Value indices) {
+  SmallVector<Value> work{indices};
+  llvm::SmallPtrSet<Value, 16> seen{indices};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    auto tensor = dyn_cast<RankedTensorType>(v.getType());
+    if (!tensor) continue;
+    if (tensor.getRank() >= 2) {
+      if (tensor.getShape().back() != 1) return true;
+      continue;
+    }
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto expand = dyn_cast<ir::ExpandDimsOp>(user)) {
+        if (expand.getAxis() == 0) return true;
+        continue;  // [N, 1]: along the rows
+      }
+      if (isa<ir::LoadOp, ir::StoreOp, ir::AddPtrOp, ir::BroadcastOp>(user)) return true;
+      for (Value r : user->getResults())
+        if (seen.insert(r).second) work.push_back(r);
+    }
+  }
+  return false;
+}
+
+// Whether a size (Role::Size) bounds an axis that accesses are vectorized along: compared
+// with or dividing indices along a tile's last axis, or the shape of a block pointer's or
+// descriptor's fastest dimension. Tutorial 03's K (the mask along A's rows of K) and N (B's
+// columns, `% N`) do; M (`% M` and the store mask, along rows) does not.
+bool boundsContiguousAxis(Value arg) {
+  Derived d = derivedValues(arg);
+  for (Value v : d.all)
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      unsigned n = use.getOperandNumber();
+      if (isa<arith::CmpIOp, arith::RemSIOp, arith::RemUIOp, arith::DivSIOp, arith::DivUIOp>(user)) {
+        if (runsAlongLastAxis(user->getResult(0))) return true;
+      } else if (auto make = dyn_cast<ir::MakeBlockPtrOp>(user)) {
+        ArrayRef<int32_t> order = make.getOrder();
+        if (n >= 1 && n < 1 + make.getShape().size() && (order.empty() || n - 1 == static_cast<unsigned>(order.front()))) return true;
+      } else if (auto desc = dyn_cast<ir::MakeTensorDescOp>(user)) {
+        if (n == desc.getShape().size()) return true;  // the last dimension's extent
+      }
+    }
+  return false;
 }
 
 // A pointer whose derived values include a tensor of pointers or a block pointer. The
@@ -272,6 +326,7 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
 
   void specialize(func::FuncOp kernel) {
     SmallVector<Role> roles;
+    llvm::BitVector contiguousSizes(kernel.getNumArguments());
     bool any = false, sizes = false;
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
       Value arg = kernel.getArgument(i);
@@ -282,24 +337,30 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
         else if (isSpecializableInteger(arg.getType()))
           role = integerRole(arg);
       }
+      if (role == Role::Size && boundsContiguousAxis(arg)) contiguousSizes.set(i);
       roles.push_back(role);
       any |= role != Role::None;
       sizes |= role == Role::Size;
     }
     if (!any) return;
-    // (1) everything Triton would specialize on; (2) the same, sizes free.
+    // (1) everything Triton would specialize on; (2) the same, the sizes of rows free (only
+    // where some sizes bound a contiguous axis and some do not); (3) the same, every size free.
+    enum class FreeSizes { None, Rows, All };
+    const unsigned sizeCount = llvm::count(roles, Role::Size);
+    const unsigned contiguousCount = contiguousSizes.count();
     SmallVector<SmallVector<Assume>> variants;
-    for (bool assumeSizes : {true, false}) {
-      if (!assumeSizes && !sizes) break;
+    for (FreeSizes free : {FreeSizes::None, FreeSizes::Rows, FreeSizes::All}) {
+      if (free != FreeSizes::None && !sizes) break;
+      if (free == FreeSizes::Rows && (contiguousCount == 0 || contiguousCount == sizeCount)) continue;
       SmallVector<Assume> v;
-      for (Role r : roles)
-        v.push_back(r == Role::None || (r == Role::Size && !assumeSizes) ? Assume::Nothing
-                    : r == Role::UnitStride                              ? Assume::One
-                                                                         : Assume::Divisible16);
+      for (auto [i, r] : llvm::enumerate(roles)) {
+        const bool freed = r == Role::Size && (free == FreeSizes::All || (free == FreeSizes::Rows && !contiguousSizes.test(i)));
+        v.push_back(r == Role::None || freed ? Assume::Nothing : r == Role::UnitStride ? Assume::One : Assume::Divisible16);
+      }
       if (llvm::all_of(v, [](Assume a) { return a == Assume::Nothing; })) continue;
       variants.push_back(std::move(v));
     }
-    // (3, 4) as (1) for a dot operand stored the other way round: its first axis' strides
+    // (4, 5) as (1) for a dot operand stored the other way round: its first axis' strides
     // equal to 1, its last axis' divisible by 16 (at most two such operands).
     if (!variants.empty()) {
       unsigned added = 0;

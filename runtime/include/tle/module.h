@@ -32,7 +32,7 @@ extern "C" {
 typedef struct CUmod_st *tleModule;
 
 /* Variants a kernel may have (tlec --specialize=auto) and parameters they may describe. */
-#define TLE_MAX_VARIANTS 4
+#define TLE_MAX_VARIANTS 5
 #define TLE_MAX_DISPATCH_PARAMS 128
 
 /* One compiled kernel and how it must be launched. */
