@@ -180,6 +180,19 @@ int main() {
       for (int i = 0; i < n; ++i) want[to + i] = (shift > 0 ? x[i] * 2.0f : x[i]) + x[from + i];
       harness::checkClose(want, y, 0, 0, what);
     }
+  for (int n : {20, 64, 150}) {  // walking_windows: while and for loops moving windows, BLOCK=64
+    auto x = harness::randomFloats(n + 64, 1300 + n);
+    std::vector<float> y(n + 64, -4.0f), z(n + 64, -5.0f);
+    std::string what = "walking_windows n=" + std::to_string(n);
+    harness::checkStatus(walking_windows_launch(nullptr, 1, 1, 1, x.data(), y.data(), z.data(), n), what);
+    std::vector<double> wantY(y.size(), -4.0), wantZ(z.size(), -5.0);
+    for (int i = 0; i < n; ++i) {
+      wantY[i] = x[i] * 2.0f;
+      wantZ[i] = x[i] + 1.0f;
+    }
+    harness::checkClose(wantY, y, 0, 0, what + " y");
+    harness::checkClose(wantZ, z, 0, 0, what + " z");
+  }
   for (int k : {1, 5, 40}) {  // nested_carries: while -> if and for, one carried tile, BLOCK=64
     const int n = 64;
     auto x = harness::randomFloats(n, 1100 + k);

@@ -14,13 +14,15 @@ def DropAxisHints : Pass<"tle-ascend-drop-axis-hints", "::mlir::func::FuncOp"> {
 }
 
 def ScalarizeCarriedPointers : Pass<"tle-ascend-scalarize-carried-pointers", "::mlir::func::FuncOp"> {
-  let summary = "carry a scalar offset instead of a tile of pointers that a loop advances, or a branch moves, uniformly";
+  let summary = "carry a scalar offset instead of a tile of pointers or offsets that a loop advances, or a branch moves, uniformly";
   let description = [{
     `ptrs += step` in a loop (Triton's matmul: `a_ptrs += BLOCK_K * stride_ak`) carries a
     whole tile of pointers. When every iteration adds the same value to every pointer, the
     loop carries that running offset as a scalar instead, and the tile is its start plus the
     offset wherever it is used: tle-ascend-resolve-global-access then sees a strided window.
-    Likewise a branch whose arms yield one tile of pointers (or of offsets that reach an
+    The same holds for a tile of offsets that reaches an address (`offs += BLOCK`), and for
+    while loops whose body moves a tile that the condition passes on unchanged (the scalar
+    replaces it in place in both regions and the loop's result). Likewise a branch whose arms yield one tile of pointers (or of offsets that reach an
     address) moved by different scalars, or left as it is (`offs = offs + shift` in one arm):
     the branch yields the scalars and the tile is moved once after it.
   }];

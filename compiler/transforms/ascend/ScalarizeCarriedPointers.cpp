@@ -75,6 +75,58 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     return b.create<arith::AddIOp>(loc, start, lanes);
   }
 
+  // A carried tile worth a scalar instead: pointers, or offsets (integers that reach an
+  // address, tl.arange(0, BLOCK) + k * BLOCK).
+  static bool movable(Value carried) {
+    return isPointerTile(carried.getType()) || (isIndexTile(carried.getType()) && feedsAddress(carried, /*throughBranches=*/true));
+  }
+
+  // Replaces every use of `scalar` but those in `keep` with the tile `start` moved by it,
+  // built at `b`.
+  static void useAsMovedTile(OpBuilder &b, Location loc, Value scalar, Value start, ArrayRef<Operation *> keep = {}) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : scalar.getUses())
+      if (!llvm::is_contained(keep, use.getOwner())) uses.push_back(&use);
+    if (uses.empty()) return;
+    Value tile = moved(b, loc, start, scalar);
+    for (OpOperand *use : uses) use->set(tile);
+  }
+
+  // The same for a while loop: where `after` yields a tile that `before` passed on unchanged,
+  // moved by a scalar, the loop carries the scalar (its type changed in place) and both
+  // regions and the code after the loop move the starting tile by it.
+  void rewrite(scf::WhileOp loop) {
+    Block &before = loop.getBefore().front(), &after = loop.getAfter().front();
+    scf::ConditionOp condition = loop.getConditionOp();
+    scf::YieldOp yield = loop.getYieldOp();
+    const unsigned n = loop.getInits().size();
+    if (loop.getNumResults() != n || condition.getArgs().size() != n) return;
+    OpBuilder atYield(yield);
+    Location loc = loop.getLoc();
+    for (unsigned i = 0; i < n; ++i) {
+      Value start = loop.getInits()[i];
+      BlockArgument state = before.getArgument(i), passed = after.getArgument(i);
+      if (condition.getArgs()[i] != state || state.getType() != passed.getType() || !(movable(state) || movable(passed))) continue;
+      MovedTile step = movedTileOf(yield.getOperand(i), atYield);
+      if (step.base != passed || !step.by) continue;
+      Type scalar = step.by.getType();
+      Value oldYielded = yield.getOperand(i);
+      OpBuilder b(loop);
+      loop->setOperand(i, b.create<arith::ConstantOp>(loc, b.getIntegerAttr(scalar, 0)));
+      state.setType(scalar);
+      passed.setType(scalar);
+      loop.getResult(i).setType(scalar);
+      OpBuilder inBefore = OpBuilder::atBlockBegin(&before), inAfter = OpBuilder::atBlockBegin(&after);
+      useAsMovedTile(inBefore, loc, state, start, {condition});
+      auto next = atYield.create<arith::AddIOp>(loc, passed, step.by);
+      yield->setOperand(i, next);
+      useAsMovedTile(inAfter, loc, passed, start, {yield, next});
+      OpBuilder afterLoop(loop->getBlock(), std::next(loop->getIterator()));
+      useAsMovedTile(afterLoop, loc, loop.getResult(i), start);
+      eraseDead({oldYielded});
+    }
+  }
+
   void rewrite(scf::ForOp loop) {
     unsigned n = loop.getInitArgs().size();
     Block *oldBody = loop.getBody();
@@ -84,7 +136,7 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     OpBuilder atYield(oldYield);
     bool any = false;
     for (unsigned i = 0; i < n; ++i)
-      if (isPointerTile(loop.getInitArgs()[i].getType()) && (steps[i] = uniformStep(loop, i, atYield))) any = true;
+      if (movable(loop.getRegionIterArgs()[i]) && (steps[i] = uniformStep(loop, i, atYield))) any = true;
     if (!any) return;
 
     OpBuilder b(loop);
@@ -101,15 +153,19 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     }
     // The yield adds each step to its running offset.
     OpBuilder yieldBuilder(oldYield);
-    SmallVector<Value> yielded(oldYield.getOperands());
+    SmallVector<Value> yielded(oldYield.getOperands()), replaced;
     for (unsigned i = 0; i < n; ++i)
-      if (steps[i]) yielded[i] = yieldBuilder.create<arith::AddIOp>(loc, rebuilt.getRegionIterArgs()[i], steps[i]);
+      if (steps[i]) {
+        replaced.push_back(yielded[i]);
+        yielded[i] = yieldBuilder.create<arith::AddIOp>(loc, rebuilt.getRegionIterArgs()[i], steps[i]);
+      }
     yieldBuilder.create<scf::YieldOp>(loc, yielded);
     oldYield.erase();
+    eraseDead(replaced);
     OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
     for (unsigned i = 0; i < n; ++i)
-      loop.getResult(i).replaceAllUsesWith(steps[i] ? moved(after, loc, loop.getInitArgs()[i], rebuilt.getResult(i))
-                                                    : rebuilt.getResult(i));
+      loop.getResult(i).replaceAllUsesWith(steps[i] && !loop.getResult(i).use_empty() ? moved(after, loc, loop.getInitArgs()[i], rebuilt.getResult(i))
+                                                                                       : rebuilt.getResult(i));
     loop.erase();
   }
 
@@ -171,6 +227,9 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });  // inner loops first
     for (scf::ForOp loop : loops) rewrite(loop);
+    SmallVector<scf::WhileOp> whileLoops;
+    getOperation().walk([&](scf::WhileOp loop) { whileLoops.push_back(loop); });
+    for (scf::WhileOp loop : whileLoops) rewrite(loop);
     SmallVector<scf::IfOp> branches;
     getOperation().walk([&](scf::IfOp branch) { branches.push_back(branch); });
     for (scf::IfOp branch : branches) rewrite(branch);
