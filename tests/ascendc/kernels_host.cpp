@@ -193,6 +193,15 @@ int main() {
     harness::checkClose(wantY, y, 0, 0, what + " y");
     harness::checkClose(wantZ, z, 0, 0, what + " z");
   }
+  for (int flag : {-1, 1, 2}) {  // chosen_scale: integer tiles chosen by a scalar, as data, BLOCK=64
+    auto x = harness::randomFloats(64, 1400 + flag);
+    std::vector<float> y(64, -4.0f);
+    std::string what = "chosen_scale flag=" + std::to_string(flag);
+    harness::checkStatus(chosen_scale_launch(nullptr, 1, 1, 1, x.data(), y.data(), flag), what);
+    std::vector<double> want(64);
+    for (int i = 0; i < 64; ++i) want[i] = x[i] * (flag > 0 ? 3.0f : 5.0f) + (flag > 1 ? 2.0f : 7.0f);
+    harness::checkClose(want, y, 0, 0, what);
+  }
   for (int k : {1, 5, 40}) {  // nested_carries: while -> if and for, one carried tile, BLOCK=64
     const int n = 64;
     auto x = harness::randomFloats(n, 1100 + k);

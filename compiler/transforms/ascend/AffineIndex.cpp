@@ -118,11 +118,37 @@ bool feedsAddress(Value tile, bool throughBranches) {
   return false;
 }
 
+namespace {
+
+// A tile of two uniform tiles chosen by a scalar, or by a uniform mask (`tl.where(flag > 0,
+// 3, 5)`, or a branch that canonicalization turned into a select).
+arith::SelectOp uniformChoice(Value tile);
+
+bool isUniform(Value tile) {
+  if (tile.getDefiningOp<ir::SplatOp>()) return true;
+  if (auto constant = tile.getDefiningOp<arith::ConstantOp>()) return isa<SplatElementsAttr>(constant.getValue());
+  return static_cast<bool>(uniformChoice(tile));
+}
+
+arith::SelectOp uniformChoice(Value tile) {
+  auto select = tile.getDefiningOp<arith::SelectOp>();
+  if (!select || (isa<ShapedType>(select.getCondition().getType()) && !isUniform(select.getCondition()))) return {};
+  return isUniform(select.getTrueValue()) && isUniform(select.getFalseValue()) ? select : arith::SelectOp();
+}
+
+}  // namespace
+
 Value uniformValue(Value tile, OpBuilder &b) {
   if (auto splat = tile.getDefiningOp<ir::SplatOp>()) return splat.getSrc();
   if (auto constant = tile.getDefiningOp<arith::ConstantOp>())
     if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
       return b.create<arith::ConstantOp>(tile.getLoc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+  if (arith::SelectOp choice = uniformChoice(tile)) {
+    Value condition = choice.getCondition();
+    if (isa<ShapedType>(condition.getType())) condition = uniformValue(condition, b);  // a splat condition
+    return b.create<arith::SelectOp>(tile.getLoc(), condition, uniformValue(choice.getTrueValue(), b),
+                                     uniformValue(choice.getFalseValue(), b));
+  }
   return Value();
 }
 

@@ -31,7 +31,8 @@ std::optional<AffineIndex> affineIndexOf(mlir::Value tile, mlir::OpBuilder &b);
 // at the origin.
 std::optional<llvm::SmallVector<mlir::Value>> rectangleOf(mlir::Value mask, mlir::OpBuilder &b);
 
-// The scalar a uniform tile holds everywhere (a splat or a splat constant); null otherwise.
+// The scalar a uniform tile holds everywhere (a splat, a splat constant, or a choice between
+// such tiles by a scalar condition); null otherwise.
 mlir::Value uniformValue(mlir::Value tile, mlir::OpBuilder &b);
 
 // Whether `tile` reaches an address (a tle.addptr), directly or through tile arithmetic (and,
