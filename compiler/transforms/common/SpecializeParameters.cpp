@@ -97,8 +97,7 @@ bool variesAlongLastAxisOnly(Type t) {
   return true;
 }
 
-Role integerRole(Value arg) {
-  Derived d = derivedValues(arg);
+Role integerRole(const Derived &d) {
   bool address = false, unit = false, size = false;
   for (Value v : d.all)
     for (OpOperand &use : v.getUses()) {
@@ -162,12 +161,11 @@ bool runsAlongLastAxis(Value indices) {
   return false;
 }
 
-// Whether a size (Role::Size) bounds an axis that accesses are vectorized along: compared
-// with or dividing indices along a tile's last axis, or the shape of a block pointer's or
-// descriptor's fastest dimension. Tutorial 03's K (the mask along A's rows of K) and N (B's
+// Whether a size (Role::Size; `d`, its derived values) bounds an axis that accesses are
+// vectorized along: compared with or dividing indices along a tile's last axis, or the shape
+// of a block pointer's or descriptor's fastest dimension. Tutorial 03's K (the mask along A's rows of K) and N (B's
 // columns, `% N`) do; M (`% M` and the store mask, along rows) does not.
-bool boundsContiguousAxis(Value arg) {
-  Derived d = derivedValues(arg);
+bool boundsContiguousAxis(const Derived &d) {
   for (Value v : d.all)
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
@@ -327,20 +325,21 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
   void specialize(func::FuncOp kernel) {
     SmallVector<Role> roles;
     llvm::BitVector contiguousSizes(kernel.getNumArguments());
-    bool any = false, sizes = false;
+    bool any = false;
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
       Value arg = kernel.getArgument(i);
       Role role = Role::None;
       if (ir::parameterDivisibility(kernel, i) == 1) {
-        if (isa<ir::PointerType>(arg.getType()))
+        if (isa<ir::PointerType>(arg.getType())) {
           role = pointerRole(arg);
-        else if (isSpecializableInteger(arg.getType()))
-          role = integerRole(arg);
+        } else if (isSpecializableInteger(arg.getType())) {
+          Derived d = derivedValues(arg);
+          role = integerRole(d);
+          if (role == Role::Size && boundsContiguousAxis(d)) contiguousSizes.set(i);
+        }
       }
-      if (role == Role::Size && boundsContiguousAxis(arg)) contiguousSizes.set(i);
       roles.push_back(role);
       any |= role != Role::None;
-      sizes |= role == Role::Size;
     }
     if (!any) return;
     // (1) everything Triton would specialize on; (2) the same, the sizes of rows free (only
@@ -350,7 +349,7 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
     const unsigned contiguousCount = contiguousSizes.count();
     SmallVector<SmallVector<Assume>> variants;
     for (FreeSizes free : {FreeSizes::None, FreeSizes::Rows, FreeSizes::All}) {
-      if (free != FreeSizes::None && !sizes) break;
+      if (free != FreeSizes::None && sizeCount == 0) break;
       if (free == FreeSizes::Rows && (contiguousCount == 0 || contiguousCount == sizeCount)) continue;
       SmallVector<Assume> v;
       for (auto [i, r] : llvm::enumerate(roles)) {
