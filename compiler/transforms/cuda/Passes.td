@@ -239,7 +239,9 @@ def BoundRegisters : Pass<"tle-bound-registers", "::mlir::func::FuncOp">, Kernel
   let summary = "choose how many resident blocks per multiprocessor a kernel asks ptxas to leave registers for";
   let description = [{
     The estimate is a thread's share of the dot accumulators of one block of ops and of the
-    loop-invariant A operands held in registers. A kernel whose estimate exceeds the
+    loop-invariant A operands held in registers, plus, for dot operands loaded element by
+    element into registers (a variant that knows nothing of the strides or sizes), each
+    operand tile and a 64-bit address per element. A kernel whose estimate exceeds the
     target's registers per thread gets tle_gpu.min_blocks_per_processor = 1, printed as
     __launch_bounds__(threads, 1): the bound changes no limit, but without it ptxas (CUDA
     13) compiles such a kernel with 32 registers and spills nearly everything.

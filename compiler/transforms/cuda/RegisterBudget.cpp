@@ -49,6 +49,47 @@ int64_t estimatedTileRegisters(func::FuncOp f, int64_t threads) {
   return widest + invariant;
 }
 
+// The load a dot operand comes from: through layout conversions, staging, transposes and
+// casts, and back along a loop's carried value to what the loop yields (a load issued one
+// iteration ahead).
+ir::LoadOp loadBehind(Value v) {
+  for (int steps = 0; steps < 16; ++steps) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0) return {};
+      v = loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (auto load = dyn_cast<ir::LoadOp>(def)) return load;
+    if (isa<gpu::StageOperandsOp>(def)) v = def->getOperand(cast<OpResult>(v).getResultNumber());
+    else if (isa<gpu::StageOperandOp, gpu::ConvertLayoutOp, ir::TransOp>(def) || (def->getNumOperands() == 1 && isa<arith::ArithDialect>(def->getDialect())))
+      v = def->getOperand(0);
+    else
+      return {};
+  }
+  return {};
+}
+
+int64_t estimatedElementwiseOperandRegisters(func::FuncOp f, const TargetInfo &t, int64_t threads) {
+  llvm::DenseMap<Block *, int64_t> perBlock;
+  f.walk([&](ir::DotOp dot) {
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      auto load = loadBehind(operand);
+      auto loaded = load ? dyn_cast<RankedTensorType>(load.getType()) : RankedTensorType();
+      if (!loaded) continue;
+      const int64_t bytes = gpu::vectorWidth(load) * ir::elementBytes(loaded.getElementType());
+      if (bytes >= t.vectorBytes() && !gpu::maskPerElement(load)) continue;
+      constexpr int64_t kAddressRegisters = 2;  // a 64-bit pointer
+      perBlock[dot->getBlock()] += registersOf(cast<RankedTensorType>(operand.getType()), threads) +
+                                   (loaded.getNumElements() * kAddressRegisters + threads - 1) / threads;
+    }
+  });
+  int64_t widest = 0;
+  for (auto &[block, registers] : perBlock) widest = std::max(widest, registers);
+  return widest;
+}
+
 int64_t estimatedLoopTileRegisters(func::FuncOp f, const TargetInfo &t, int64_t threads) {
   auto tileRegisters = [&](Type type) -> int64_t {
     auto tile = dyn_cast<RankedTensorType>(type);

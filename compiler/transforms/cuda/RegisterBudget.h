@@ -25,6 +25,12 @@ int64_t registersOf(mlir::RankedTensorType tile, int64_t threads);
 // once, every A operand held in registers from outside its dot's block (attention's Q).
 int64_t estimatedTileRegisters(mlir::func::FuncOp f, int64_t threads);
 
+// Registers for the dot operands a kernel loads element by element into registers (its
+// variants that know nothing of sizes or strides): each operand tile and its 64-bit
+// addresses, for the dots of one block of ops together. estimatedTileRegisters does not see
+// them: there the operands go to shared memory in 16-byte copies.
+int64_t estimatedElementwiseOperandRegisters(mlir::func::FuncOp f, const TargetInfo &t, int64_t threads);
+
 // For a kernel without dots: the most that one loop keeps in registers across its
 // iterations, the tiles it carries and the tiles its body loads (a layer norm's running sums
 // and the row chunk it adds to them; a softmax's row). 0 when a tile is loaded in accesses
