@@ -92,10 +92,10 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
         << "    return TLE_ERROR_DIST_GRID;  // one NCCL LSA barrier per block\n";
   }
   for (const cuda::KernelParam &p : k.params) {
-    if (p.divisibility == 16 && p.isPointer)
-      o << "  if (reinterpret_cast<uintptr_t>(" << p.name << ") % 16 != 0) return TLE_ERROR_BROKEN_HINT;\n";
-    else if (p.divisibility == 16)
-      o << "  if (" << p.name << " % 16 != 0) return TLE_ERROR_BROKEN_HINT;\n";
+    if (p.divisibility > 1 && p.isPointer)
+      o << "  if (reinterpret_cast<uintptr_t>(" << p.name << ") % " << p.divisibility << " != 0) return TLE_ERROR_BROKEN_HINT;\n";
+    else if (p.divisibility > 1)
+      o << "  if (" << p.name << " % " << p.divisibility << " != 0) return TLE_ERROR_BROKEN_HINT;\n";
   }
   if (k.nonPortableCluster)
     o << "  {\n"
@@ -207,7 +207,7 @@ const cuda::KernelParam *findParam(const cuda::PrintedKernel &k, const std::stri
 int assumption(const cuda::PrintedKernel &variant, const cuda::KernelParam &p) {
   const cuda::KernelParam *q = findParam(variant, p.name);
   if (!q) return 1;
-  return q->divisibility == 16 && p.divisibility != 16 ? 16 : 0;
+  return q->divisibility > 1 && q->divisibility > p.divisibility ? q->divisibility : 0;
 }
 
 // For tle/module.h: 1 pointer, 4 or 8 an integer of that many bytes, 0 anything else.
@@ -235,8 +235,8 @@ std::string dispatcherDefinition(const DispatchGroup &g) {
     for (const cuda::KernelParam &p : generic.params) {
       int a = assumption(*v, p);
       if (a == 1) conditions.push_back(p.name + " == 1");
-      if (a == 16)
-        conditions.push_back(p.isPointer ? "reinterpret_cast<uintptr_t>(" + p.name + ") % 16 == 0" : p.name + " % 16 == 0");
+      if (a > 1)
+        conditions.push_back((p.isPointer ? "reinterpret_cast<uintptr_t>(" + p.name + ")" : p.name) + " % " + std::to_string(a) + " == 0");
     }
     o << "  if (";
     for (size_t i = 0; i < conditions.size(); ++i) o << (i ? " &&\n      " : "") << conditions[i];
@@ -270,7 +270,7 @@ std::string variantTable(const DispatchGroup &g) {
   o << "#ifdef __CUDACC_RTC__\n"
     << "// For tle/module.h: the variants, the parameters, each parameter's kind (1 pointer, 4/8 an\n"
     << "// integer of that many bytes, 0 other), then per variant (" << generic.dispatch
-    << "__s1, ...) what it assumes of\n// each parameter (16 aligned or divisible by 16, 1 equal to 1 and not passed, 0 nothing).\n"
+    << "__s1, ...) what it assumes of\n// each parameter (d > 1 aligned to or divisible by d, 1 equal to 1 and not passed, 0 nothing).\n"
     << "extern \"C\" __constant__ int " << generic.dispatch << "_tle_variants[] = {" << g.variants.size() << ", "
     << generic.params.size();
   for (const cuda::KernelParam &p : generic.params) o << ", " << parameterKind(p);
@@ -286,7 +286,8 @@ std::string headerDeclarations(const cuda::PrintedKernel &k, size_t variants = 0
   if (variants)
     o << "/* Compiled " << variants + 1
       << " times (--specialize=auto): the launcher runs the variant that assumes most of what the arguments are\n"
-      << "   (16-byte aligned pointers, strides of 1, integers divisible by 16), else the generic kernel. */\n";
+      << "   (16-byte aligned pointers, strides of 1, integers divisible by 16 bytes of the smallest element), else the\n"
+      << "   generic kernel. */\n";
   if (k.distributed)
     o << "/* Distributed: launch on every rank of `dist` (tle/distributed.h), with the same grid"
       << (k.deviceBarrier ? " (at most the context's barrierBlocks blocks, all resident: a cooperative launch)" : "") << ". */\n";

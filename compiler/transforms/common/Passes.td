@@ -39,12 +39,14 @@ def SpecializeParameters : Pass<"tle-specialize-parameters", "::mlir::ModuleOp">
     by) gain nothing and get no assumption. It then adds
     variants, tried in this order by the launcher: (1) vector pointers aligned,
     unit-stride candidates equal to 1 (compiled in as constants), every other integer
-    divisible by 16; (2) the same without assumptions on the sizes that bound no contiguous
+    divisible by the elements of 16 bytes of the smallest type a pointer parameter points to
+    (8 for 16-bit tiles, 4 for fp32, 16 for fp8: rows stay 16-byte aligned and masks uniform
+    over a vector, as with 16); (2) the same without assumptions on the sizes that bound no contiguous
     axis (compared with or dividing indices that run along rows, or bounding loops: tutorial
     03's M, not N or K), only where the kernel has sizes of both kinds; (3) the same without
     assumptions on any size; (4, 5) for at most two dot operands loaded as base + i *
     s_first + j * s_last, (1) with that operand stored the other way round (s_first equal to
-    1, s_last divisible by 16). The kernel itself stays as the generic fallback. Variants are
+    1, s_last divisible as in (1)). The kernel itself stays as the generic fallback. Variants are
     named KERNEL__s1, KERNEL__s2 and so on, numbered in that order, and carry
     tle.dispatch (the launcher's symbol) and tle.variant.
   }];

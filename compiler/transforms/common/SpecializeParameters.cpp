@@ -1,6 +1,7 @@
 // Automatic specialization: variants of a kernel that assume what Triton's JIT would have
-// seen at run time (aligned pointers, strides of 1, integers divisible by 16). Passes.td
-// describes the roles and the variants; the launcher (CUDA printer) checks the assumptions.
+// seen at run time (aligned pointers, strides of 1, integers divisible by 16: here by 16 bytes of
+// elements, see integerDivisor). Passes.td describes the roles and the variants; the launcher
+// (CUDA printer) checks the assumptions.
 #include "transforms/common/Passes.h"
 
 #include "ir/Dialect.h"
@@ -30,7 +31,7 @@ enum class Role {
   Size,        // an integer compared with indices or bounding a loop (sizes)
 };
 
-enum class Assume { Nothing, Divisible16, One };
+enum class Assume { Nothing, Divisible, One };  // Divisible: pointers 16-byte aligned, integers by integerDivisor
 
 bool isSpecializableInteger(Type t) {
   auto i = dyn_cast<IntegerType>(t);
@@ -313,6 +314,27 @@ SmallVector<OperandStrides> dotOperandStrides(func::FuncOp kernel) {
   return found;
 }
 
+// What the variants assume an integer divisible by: 16 bytes' worth of the smallest element
+// the kernel's vector pointers point to (8 for a kernel of 16-bit tiles, 4 for fp32, 16 for
+// fp8). An offset or a size that many elements makes a 16-byte aligned address or a run of
+// equal mask bits as long as the widest vector, as 16 does, and admits more arguments: K =
+// 1000 runs the variants of a 16-bit matmul, where Triton's JIT (divisibility 16) reads its
+// rows element by element.
+// Every pointer parameter counts, hinted or not (its accesses take the integers' offsets);
+// without one (the integers reach a symmetric heap or a descriptor only), 16.
+unsigned integerDivisor(func::FuncOp kernel) {
+  constexpr int64_t kVectorBytes = 16;
+  std::optional<int64_t> smallest;
+  for (BlockArgument arg : kernel.getArguments()) {
+    auto pointer = dyn_cast<ir::PointerType>(arg.getType());
+    if (!pointer) continue;
+    Type pointee = pointer.getPointeeType();
+    const int64_t bytes = pointee.isIntOrFloat() ? std::clamp<int64_t>(ir::elementBytes(pointee), 1, kVectorBytes) : 1;
+    smallest = std::min(smallest.value_or(bytes), bytes);
+  }
+  return static_cast<unsigned>(kVectorBytes / smallest.value_or(1));
+}
+
 struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParametersPass> {
   void runOnOperation() override {
     SmallVector<func::FuncOp> kernels;
@@ -354,13 +376,13 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
       SmallVector<Assume> v;
       for (auto [i, r] : llvm::enumerate(roles)) {
         const bool freed = r == Role::Size && (free == FreeSizes::All || (free == FreeSizes::Rows && !contiguousSizes.test(i)));
-        v.push_back(r == Role::None || freed ? Assume::Nothing : r == Role::UnitStride ? Assume::One : Assume::Divisible16);
+        v.push_back(r == Role::None || freed ? Assume::Nothing : r == Role::UnitStride ? Assume::One : Assume::Divisible);
       }
       if (llvm::all_of(v, [](Assume a) { return a == Assume::Nothing; })) continue;
       variants.push_back(std::move(v));
     }
     // (4, 5) as (1) for a dot operand stored the other way round: its first axis' strides
-    // equal to 1, its last axis' divisible by 16 (at most two such operands).
+    // equal to 1, its last axis' divisible (at most two such operands).
     if (!variants.empty()) {
       unsigned added = 0;
       SmallVector<unsigned, 2> pointers;
@@ -374,11 +396,12 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
         pointers.push_back(o.pointer);
         SmallVector<Assume> v = variants.front();
         for (unsigned a : o.first) v[a] = Assume::One;
-        for (unsigned a : o.last) v[a] = Assume::Divisible16;
+        for (unsigned a : o.last) v[a] = Assume::Divisible;
         variants.push_back(std::move(v));
         ++added;
       }
     }
+    const unsigned divisor = integerDivisor(kernel);
     std::string symbol = kernel.getSymName().str();
     ir::setDispatch(kernel, symbol, 0);
     OpBuilder b(kernel->getContext());
@@ -390,8 +413,9 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
       llvm::BitVector constant(variant.getNumArguments());
       OpBuilder entry = OpBuilder::atBlockBegin(&variant.front());
       for (auto [i, assume] : llvm::enumerate(assumptions)) {
-        if (assume == Assume::Divisible16) {
-          ir::setParameterDivisibility(variant, static_cast<unsigned>(i), 16);
+        if (assume == Assume::Divisible) {
+          const bool pointer = isa<ir::PointerType>(variant.getArgument(static_cast<unsigned>(i)).getType());
+          ir::setParameterDivisibility(variant, static_cast<unsigned>(i), pointer ? 16 : divisor);
         } else if (assume == Assume::One) {
           Value arg = variant.getArgument(static_cast<unsigned>(i));
           auto one = entry.create<arith::ConstantOp>(arg.getLoc(), entry.getIntegerAttr(arg.getType(), 1));

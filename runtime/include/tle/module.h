@@ -56,7 +56,7 @@ typedef struct tleKernel {
   int variantCount;
   int paramCount;
   signed char paramKinds[TLE_MAX_DISPATCH_PARAMS];                    /* 1 pointer, 4/8 integer bytes, 0 other */
-  signed char assumptions[TLE_MAX_VARIANTS][TLE_MAX_DISPATCH_PARAMS]; /* 16, 1 (not passed) or 0 */
+  signed char assumptions[TLE_MAX_VARIANTS][TLE_MAX_DISPATCH_PARAMS]; /* d > 1 (a multiple of d), 1 (not passed) or 0 */
   tleKernelVariant variants[TLE_MAX_VARIANTS];
 } tleKernel;
 
@@ -236,7 +236,7 @@ static inline int tleVariantFits_(const tleKernel *kernel, int v, void **args, v
       case 8: value = *(const long long *)args[i]; break;
       default: return 0;
       }
-      if (assume == 16 && value % 16 != 0) return 0;
+      if (assume > 1 && value % assume != 0) return 0;
       if (assume == 1 && value != 1) return 0;
     }
     if (assume != 1) passed[n++] = args[i];
