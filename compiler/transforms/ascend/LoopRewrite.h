@@ -1,5 +1,7 @@
-// Changing what a loop carries: MLIR fixes a for loop's iter args at creation, so a pass that
-// carries something else builds a new loop around the old body.
+// Changing how many values a loop carries: MLIR fixes the number of a for loop's iter args at
+// creation, so a pass that drops some (tile buffers that live outside the loop) builds a new
+// loop around the old body. A value's type alone changes in place (tle-ascend-scalarize-
+// carried-pointers).
 #pragma once
 
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -1,5 +1,4 @@
 #include "transforms/ascend/AffineIndex.h"
-#include "transforms/ascend/LoopRewrite.h"
 #include "transforms/ascend/Passes.h"
 
 #include "ir/Dialect.h"
@@ -92,7 +91,7 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     for (OpOperand *use : uses) use->set(tile);
   }
 
-  // The same for a while loop: where `after` yields a tile that `before` passed on unchanged,
+  // A while loop: where `after` yields a tile that `before` passed on unchanged,
   // moved by a scalar, the loop carries the scalar (its type changed in place) and both
   // regions and the code after the loop move the starting tile by it.
   void rewrite(scf::WhileOp loop) {
@@ -127,46 +126,30 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     }
   }
 
+  // A for loop whose yield moves a carried tile by a scalar carries the scalar instead (its
+  // type changed in place, as for a while loop): the body and the code after the loop move
+  // the starting tile by it.
   void rewrite(scf::ForOp loop) {
-    unsigned n = loop.getInitArgs().size();
-    Block *oldBody = loop.getBody();
-    auto oldYield = cast<scf::YieldOp>(oldBody->getTerminator());
-    // Which carried tiles become offsets, and each step as a scalar at the yield.
-    SmallVector<Value> steps(n);
-    OpBuilder atYield(oldYield);
-    bool any = false;
-    for (unsigned i = 0; i < n; ++i)
-      if (movable(loop.getRegionIterArgs()[i]) && (steps[i] = uniformStep(loop, i, atYield))) any = true;
-    if (!any) return;
-
-    OpBuilder b(loop);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    OpBuilder atYield(yield);
     Location loc = loop.getLoc();
-    SmallVector<Value> inits;
-    for (unsigned i = 0; i < n; ++i)
-      inits.push_back(steps[i] ? b.create<arith::ConstantOp>(loc, b.getIntegerAttr(steps[i].getType(), 0)).getResult()
-                               : loop.getInitArgs()[i]);
-    scf::ForOp rebuilt = rehomeLoopBody(loop, inits);
-    OpBuilder inside = OpBuilder::atBlockBegin(rebuilt.getBody());
-    for (unsigned i = 0; i < n; ++i) {
-      Value oldArg = loop.getRegionIterArgs()[i], newArg = rebuilt.getRegionIterArgs()[i];
-      oldArg.replaceAllUsesWith(steps[i] ? moved(inside, loc, loop.getInitArgs()[i], newArg) : newArg);
+    for (unsigned i = 0; i < loop.getInitArgs().size(); ++i) {
+      BlockArgument carried = loop.getRegionIterArgs()[i];
+      Value step = movable(carried) ? uniformStep(loop, i, atYield) : Value();
+      if (!step) continue;
+      Value start = loop.getInitArgs()[i], oldYielded = yield.getOperand(i);
+      OpBuilder b(loop);
+      loop->setOperand(loop.getNumControlOperands() + i, b.create<arith::ConstantOp>(loc, b.getIntegerAttr(step.getType(), 0)));
+      carried.setType(step.getType());
+      loop.getResult(i).setType(step.getType());
+      auto next = atYield.create<arith::AddIOp>(loc, carried, step);
+      yield->setOperand(i, next);
+      OpBuilder inside = OpBuilder::atBlockBegin(loop.getBody());
+      useAsMovedTile(inside, loc, carried, start, {next});
+      OpBuilder afterLoop(loop->getBlock(), std::next(loop->getIterator()));
+      useAsMovedTile(afterLoop, loc, loop.getResult(i), start);
+      eraseDead({oldYielded});
     }
-    // The yield adds each step to its running offset.
-    OpBuilder yieldBuilder(oldYield);
-    SmallVector<Value> yielded(oldYield.getOperands()), replaced;
-    for (unsigned i = 0; i < n; ++i)
-      if (steps[i]) {
-        replaced.push_back(yielded[i]);
-        yielded[i] = yieldBuilder.create<arith::AddIOp>(loc, rebuilt.getRegionIterArgs()[i], steps[i]);
-      }
-    yieldBuilder.create<scf::YieldOp>(loc, yielded);
-    oldYield.erase();
-    eraseDead(replaced);
-    OpBuilder after(rebuilt->getBlock(), std::next(rebuilt->getIterator()));
-    for (unsigned i = 0; i < n; ++i)
-      loop.getResult(i).replaceAllUsesWith(steps[i] && !loop.getResult(i).use_empty() ? moved(after, loc, loop.getInitArgs()[i], rebuilt.getResult(i))
-                                                                                       : rebuilt.getResult(i));
-    loop.erase();
   }
 
   // A branch whose arms yield the same tile moved by different scalars (`offs = offs + 1`
