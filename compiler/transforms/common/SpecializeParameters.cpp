@@ -321,15 +321,16 @@ SmallVector<OperandStrides> dotOperandStrides(func::FuncOp kernel) {
 // 1000 runs the variants of a 16-bit matmul, where Triton's JIT (divisibility 16) reads its
 // rows element by element.
 // Every pointer parameter counts, hinted or not (its accesses take the integers' offsets);
-// without one (the integers reach a symmetric heap or a descriptor only), 16.
+// without one (the integers reach a symmetric heap or a descriptor only), 16. At least 2, so
+// that a variant's assumption is always something the launcher tests.
 unsigned integerDivisor(func::FuncOp kernel) {
-  constexpr int64_t kVectorBytes = 16;
+  constexpr int64_t kVectorBytes = 16, kWidestElement = 8;
   std::optional<int64_t> smallest;
   for (BlockArgument arg : kernel.getArguments()) {
     auto pointer = dyn_cast<ir::PointerType>(arg.getType());
     if (!pointer) continue;
     Type pointee = pointer.getPointeeType();
-    const int64_t bytes = pointee.isIntOrFloat() ? std::clamp<int64_t>(ir::elementBytes(pointee), 1, kVectorBytes) : 1;
+    const int64_t bytes = pointee.isIntOrFloat() ? std::clamp<int64_t>(ir::elementBytes(pointee), 1, kWidestElement) : 1;
     smallest = std::min(smallest.value_or(bytes), bytes);
   }
   return static_cast<unsigned>(kVectorBytes / smallest.value_or(1));
