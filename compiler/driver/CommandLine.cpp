@@ -191,8 +191,9 @@ KERNELS:
   --num-stages N             Software-pipelining depth, 1-16 (default 3).
   --specialize MODE          auto (default): for parameters without a :16 or :1 hint, also
                              compile variants assuming aligned pointers, unit strides and
-                             integers divisible by 16, and let the launcher pick the one
-                             the arguments meet (CUDA targets; docs/abi.md). none: one
+                             integers that are multiples of 16 bytes of elements (8 for
+                             16-bit tiles), and let the launcher pick the one the
+                             arguments meet (CUDA targets; docs/abi.md). none: one
                              kernel per --signature, exactly as hinted.
   -D, --define NAME=VALUE    Bind the constexpr parameter (or module-level name) NAME to
                              VALUE, a Python expression; -D NAME means True.

@@ -27,7 +27,7 @@ struct Options {
   unsigned numWarps = 4;
   unsigned numStages = 3;
   // --specialize: compile variants for what unhinted parameters turn out to be at launch
-  // (aligned, equal to 1, divisible by 16) and let the launcher pick (CUDA targets).
+  // (aligned, equal to 1, multiples of 16 bytes of elements) and let the launcher pick (CUDA targets).
   bool specialize = true;
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   std::vector<std::string> includeDirs;
