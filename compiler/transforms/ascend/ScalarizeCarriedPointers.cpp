@@ -91,6 +91,14 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
     for (OpOperand *use : uses) use->set(tile);
   }
 
+  // The loop's operand `initOperand` becomes a running offset of type `scalar` starting at
+  // 0: `values` (the region arguments it reaches and the loop's result) take its type in place.
+  static void carryOffsetFromZero(Operation *loop, unsigned initOperand, Type scalar, ArrayRef<Value> values) {
+    OpBuilder b(loop);
+    loop->setOperand(initOperand, b.create<arith::ConstantOp>(loop->getLoc(), b.getIntegerAttr(scalar, 0)));
+    for (Value v : values) v.setType(scalar);
+  }
+
   // A while loop: where `after` yields a tile that `before` passed on unchanged,
   // moved by a scalar, the loop carries the scalar (its type changed in place) and both
   // regions and the code after the loop move the starting tile by it.
@@ -108,13 +116,8 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
       if (condition.getArgs()[i] != state || state.getType() != passed.getType() || !(movable(state) || movable(passed))) continue;
       MovedTile step = movedTileOf(yield.getOperand(i), atYield);
       if (step.base != passed || !step.by) continue;
-      Type scalar = step.by.getType();
       Value oldYielded = yield.getOperand(i);
-      OpBuilder b(loop);
-      loop->setOperand(i, b.create<arith::ConstantOp>(loc, b.getIntegerAttr(scalar, 0)));
-      state.setType(scalar);
-      passed.setType(scalar);
-      loop.getResult(i).setType(scalar);
+      carryOffsetFromZero(loop, i, step.by.getType(), {state, passed, loop.getResult(i)});
       OpBuilder inBefore = OpBuilder::atBlockBegin(&before), inAfter = OpBuilder::atBlockBegin(&after);
       useAsMovedTile(inBefore, loc, state, start, {condition});
       auto next = atYield.create<arith::AddIOp>(loc, passed, step.by);
@@ -138,10 +141,7 @@ struct ScalarizeCarriedPointersPass : impl::ScalarizeCarriedPointersBase<Scalari
       Value step = movable(carried) ? uniformStep(loop, i, atYield) : Value();
       if (!step) continue;
       Value start = loop.getInitArgs()[i], oldYielded = yield.getOperand(i);
-      OpBuilder b(loop);
-      loop->setOperand(loop.getNumControlOperands() + i, b.create<arith::ConstantOp>(loc, b.getIntegerAttr(step.getType(), 0)));
-      carried.setType(step.getType());
-      loop.getResult(i).setType(step.getType());
+      carryOffsetFromZero(loop, loop.getNumControlOperands() + i, step.getType(), {carried, loop.getResult(i)});
       auto next = atYield.create<arith::AddIOp>(loc, carried, step);
       yield->setOperand(i, next);
       OpBuilder inside = OpBuilder::atBlockBegin(loop.getBody());

@@ -314,17 +314,18 @@ SmallVector<OperandStrides> dotOperandStrides(func::FuncOp kernel) {
   return found;
 }
 
-// What the variants assume an integer divisible by: 16 bytes' worth of the smallest element
-// the kernel's vector pointers point to (8 for a kernel of 16-bit tiles, 4 for fp32, 16 for
-// fp8). An offset or a size that many elements makes a 16-byte aligned address or a run of
-// equal mask bits as long as the widest vector, as 16 does, and admits more arguments: K =
-// 1000 runs the variants of a 16-bit matmul, where Triton's JIT (divisibility 16) reads its
-// rows element by element.
-// Every pointer parameter counts, hinted or not (its accesses take the integers' offsets);
-// without one (the integers reach a symmetric heap or a descriptor only), 16. At least 2, so
-// that a variant's assumption is always something the launcher tests.
+// What the variants assume an integer divisible by: the elements of the target's widest
+// vector (16 bytes on CUDA) of the smallest type a pointer parameter, hinted or not, points
+// to: 8 for a kernel of 16-bit tiles, 4 for fp32, 16 with fp8. An offset or a size that many
+// elements keeps every row aligned to that vector and every mask uniform over it, as 16
+// does, and admits more arguments: K = 1000 runs the variants of a 16-bit matmul, where
+// Triton's JIT (divisibility 16) reads its rows element by element. Without a pointer
+// parameter (the integers reach a symmetric heap or a descriptor only), the vector's bytes.
+// Elements count at most 8 bytes, so that the divisor is at least 2: a variant's assumption
+// is always one the launcher tests.
 unsigned integerDivisor(func::FuncOp kernel) {
-  constexpr int64_t kVectorBytes = 16, kWidestElement = 8;
+  constexpr int64_t kWidestElement = 8;
+  const int64_t vectorBytes = ir::targetOf(kernel).vectorBytes();
   std::optional<int64_t> smallest;
   for (BlockArgument arg : kernel.getArguments()) {
     auto pointer = dyn_cast<ir::PointerType>(arg.getType());
@@ -333,7 +334,7 @@ unsigned integerDivisor(func::FuncOp kernel) {
     const int64_t bytes = pointee.isIntOrFloat() ? std::clamp<int64_t>(ir::elementBytes(pointee), 1, kWidestElement) : 1;
     smallest = std::min(smallest.value_or(bytes), bytes);
   }
-  return static_cast<unsigned>(kVectorBytes / smallest.value_or(1));
+  return static_cast<unsigned>(vectorBytes / smallest.value_or(1));
 }
 
 struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParametersPass> {

@@ -52,7 +52,7 @@ int64_t estimatedTileRegisters(func::FuncOp f, int64_t threads) {
 // The load a dot operand comes from: through layout conversions, staging, transposes and
 // casts, and back along a loop's carried value to what the loop yields (a load issued one
 // iteration ahead).
-ir::LoadOp loadBehind(Value v) {
+static ir::LoadOp loadBehind(Value v) {
   for (int steps = 0; steps < 16; ++steps) {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
@@ -71,15 +71,20 @@ ir::LoadOp loadBehind(Value v) {
   return {};
 }
 
+// A load narrower than the widest vector, or masked element by element: it keeps an address
+// (and a predicate) per element in registers.
+static bool loadsByElements(ir::LoadOp load, const TargetInfo &t) {
+  const int64_t bytes = gpu::vectorWidth(load) * ir::elementBytes(cast<RankedTensorType>(load.getType()).getElementType());
+  return bytes < t.vectorBytes() || gpu::maskPerElement(load);
+}
+
 int64_t estimatedElementwiseOperandRegisters(func::FuncOp f, const TargetInfo &t, int64_t threads) {
   llvm::DenseMap<Block *, int64_t> perBlock;
   f.walk([&](ir::DotOp dot) {
     for (Value operand : {dot.getA(), dot.getB()}) {
       auto load = loadBehind(operand);
       auto loaded = load ? dyn_cast<RankedTensorType>(load.getType()) : RankedTensorType();
-      if (!loaded) continue;
-      const int64_t bytes = gpu::vectorWidth(load) * ir::elementBytes(loaded.getElementType());
-      if (bytes >= t.vectorBytes() && !gpu::maskPerElement(load)) continue;
+      if (!loaded || !loadsByElements(load, t)) continue;
       constexpr int64_t kAddressRegisters = 2;  // a 64-bit pointer
       perBlock[dot->getBlock()] += registersOf(cast<RankedTensorType>(operand.getType()), threads) +
                                    (loaded.getNumElements() * kAddressRegisters + threads - 1) / threads;
@@ -104,10 +109,7 @@ int64_t estimatedLoopTileRegisters(func::FuncOp f, const TargetInfo &t, int64_t 
       if (!isa<ir::LoadOp, ir::LoadBlockOp, ir::DescLoadOp>(op)) continue;
       const int64_t loaded = tileRegisters(op.getResult(0).getType());
       registers += loaded;
-      if (auto load = dyn_cast<ir::LoadOp>(op); load && loaded > 0) {
-        const int64_t bytes = gpu::vectorWidth(load) * ir::elementBytes(cast<RankedTensorType>(load.getType()).getElementType());
-        elementwiseLoads |= bytes < t.vectorBytes() || gpu::maskPerElement(load);
-      }
+      if (auto load = dyn_cast<ir::LoadOp>(op); load && loaded > 0) elementwiseLoads |= loadsByElements(load, t);
     }
     most = std::max(most, registers);
   });
