@@ -27,6 +27,9 @@ def main():
     parser.add_argument("--shapes", default="",
                         help="comma-separated MxNxK shapes instead of the default four (e.g. 4095x4096x4096: M not a "
                              "multiple of 16 runs the variant for such sizes)")
+    parser.add_argument("--padded", action="store_true",
+                        help="fp16/bf16 operands and C as views of storage whose rows are padded to multiples of 8 "
+                             "elements: odd sizes with 16-byte row strides (a slice of a larger buffer)")
     parser.add_argument("--fp8-b-row-major", action="store_true",
                         help="fp8 B row-major (N contiguous, stride_bn = 1) instead of the tutorial's pre-transposed B")
     args = parser.parse_args()
@@ -55,11 +58,13 @@ def main():
                 ref = torch.matmul(a.float(), b.float())
                 t_cublas = float("nan")
             else:
-                a = torch.randn(k, m, device="cuda", dtype=dt).T if args.a_m_contiguous else \
-                    torch.randn(m, k, device="cuda", dtype=dt)
-                b = torch.randn(n, k, device="cuda", dtype=dt).T if args.b_k_contiguous else \
-                    torch.randn(k, n, device="cuda", dtype=dt)
-                c = torch.empty(m, n, device="cuda", dtype=dt)
+                def matrix(rows, cols, make=torch.randn):
+                    # --padded: a view of the first `cols` columns of rows padded to multiples of 8
+                    padded = (cols + 7) // 8 * 8 if args.padded else cols
+                    return make(rows, padded, device="cuda", dtype=dt)[:, :cols]
+                a = matrix(k, m).T if args.a_m_contiguous else matrix(m, k)
+                b = matrix(n, k).T if args.b_k_contiguous else matrix(k, n)
+                c = matrix(m, n, torch.empty)
                 ref = torch.matmul(a, b)
                 t_cublas = bench(lambda: torch.matmul(a, b))
             for sym in sorted(s for s in kernels if s.startswith("mm_" + dt_name)):

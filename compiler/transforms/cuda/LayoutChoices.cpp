@@ -199,4 +199,11 @@ unsigned vectorWidthFor(RankedTensorType type, const common::AxisInfo &info, uns
   return static_cast<unsigned>(std::max<int64_t>(1, v));
 }
 
+PredictedAccess predictedAccess(RankedTensorType ptrType, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target) {
+  Coalescing c = coalescingFor(ptrType, info, numWarps, target);
+  const unsigned fast = c.order[0];
+  const unsigned perThread = std::max<unsigned>(1, std::min<int64_t>(c.perThread, ptrType.getShape()[fast]));
+  return {fast, vectorWidthFor(ptrType, info, fast, perThread, target)};
+}
+
 }  // namespace tle::cuda

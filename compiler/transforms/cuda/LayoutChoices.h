@@ -61,6 +61,16 @@ Coalescing coalescingFor(mlir::RankedTensorType ptrType, const common::AxisInfo 
 unsigned vectorWidthFor(mlir::RankedTensorType ptrType, const common::AxisInfo &info, unsigned fast, unsigned perThread,
                         const TargetInfo &target);
 
+// The access tle-assign-layouts gives a load or store of `ptrType` tiles in coalescingFor's
+// layout, predicted before layouts exist: the dimension a thread's elements run along and
+// how many of them one access moves.
+struct PredictedAccess {
+  unsigned fast = 0;
+  unsigned vector = 1;
+};
+PredictedAccess predictedAccess(mlir::RankedTensorType ptrType, const common::AxisInfo &info, unsigned numWarps,
+                                const TargetInfo &target);
+
 // How many elements along the columns one store can write from an mma accumulator of
 // `shape` once the lanes of a quad trade registers (store_exchanged in memory.cuh): the
 // column pair times two per exchange step, each step trading one of the layout's register

@@ -62,7 +62,9 @@ def PrefetchLoads : Pass<"tle-prefetch-loads", "::mlir::func::FuncOp">, KernelOp
     iterations ahead, predicated on its iteration existing; the loop carries the tiles in
     flight. The depth is the loop's tle_gpu.async_depth (tle-plan-async-copies) when every
     such load is planned as an asynchronous copy, else 1: a tile waiting in registers holds
-    them for every iteration it waits. A loop without dot-feeding loads whose own
+    them for every iteration it waits. A register tile read in accesses narrower than the
+    target's widest vector (strides or alignment unknown) is loaded in its own iteration: it
+    holds an address and a predicate per element, twice when ahead. A loop without dot-feeding loads whose own
     num_stages (tl.range) is at least 2 gets its tile loads one iteration ahead, up to 256
     bytes a thread, even past its stores (Triton's pipelining of such loops).
   }];

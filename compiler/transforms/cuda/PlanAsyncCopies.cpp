@@ -192,13 +192,9 @@ class AsyncCopyPlanner {
   // axis: dot.cuh operand_staging keeps the slot in the order the chunks arrive; `alongK`,
   // when given, the axis they must run along).
   bool chunked(ir::LoadOp load, RankedTensorType type, std::optional<unsigned> alongK = std::nullopt) {
-    auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
-    common::AxisInfo info = axis_.lookup(load.getPtr());
-    Coalescing c = coalescingFor(ptrType, info, numWarps_, target_);
-    unsigned fast = c.order[0];
-    if (alongK && fast != *alongK) return false;
-    unsigned perThread = std::max<unsigned>(1, std::min<int64_t>(c.perThread, type.getShape()[fast]));
-    return vectorWidthFor(ptrType, info, fast, perThread, target_) == operandChunkElements(type.getElementType());
+    PredictedAccess access = predictedAccess(cast<RankedTensorType>(load.getPtr().getType()), axis_.lookup(load.getPtr()), numWarps_, target_);
+    if (alongK && access.fast != *alongK) return false;
+    return access.vector == operandChunkElements(type.getElementType());
   }
 
   // The tile covers whole mma.sync fragments of the warps the dot will have (is_mma16_operand).

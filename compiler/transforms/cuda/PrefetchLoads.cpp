@@ -18,7 +18,7 @@
 // asynchronously (tle-plan-async-copies), and 1 otherwise: a tile in registers costs
 // registers for every iteration it waits; the loop then carries `depth` tiles per load. Loops whose num_stages (tl.range(num_stages=) or
 // --num-stages) is 1 are left alone, and so are register tiles beyond kMaxBytesPerThread per
-// thread. A loop with no dot-feeding load that asks for stages itself (tl.range(num_stages=))
+// thread and tiles read element by element (readsByElements). A loop with no dot-feeding load that asks for stages itself (tl.range(num_stages=))
 // gets its tile loads one iteration ahead, past its stores, as Triton pipelines it.
 #include "transforms/cuda/Passes.h"
 
@@ -26,6 +26,8 @@
 #include "ir/Dialect.h"
 #include "ir/GpuDialect.h"
 #include "ir/KernelSettings.h"
+#include "transforms/common/AxisInfo.h"
+#include "transforms/cuda/LayoutChoices.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -132,18 +134,31 @@ int64_t bytesPerThread(Operation *load, int64_t threads) {
   return bits / 8 / threads;
 }
 
+// A tile read in accesses narrower than the target's widest vector (no stride or alignment
+// known: the generic variant of a kernel) keeps an address, a predicate and a register per
+// element; issued an iteration ahead, it holds all of them twice. Loaded in their own
+// iteration, tutorial 03's 16 configs at 4095^3 on an H200 ran 1.0-3.4x faster with both
+// operands so read, and 0.85-6.5x (14 of 16 faster) with B alone (docs/perf.md, thirtieth
+// session).
+bool readsByElements(ir::LoadOp load, const common::AxisAnalysis &axis, const TargetInfo &t, unsigned warps) {
+  auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
+  if (!ptrType) return false;
+  return predictedAccess(ptrType, axis.lookup(load.getPtr()), warps, t).vector * elementBytes(ptrType) < t.vectorBytes();
+}
+
 struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
   using PrefetchLoadsBase::PrefetchLoadsBase;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     const int64_t defaultStages = ir::numStages(func, numStages);
-    const int64_t threads = int64_t(ir::numWarps(func, numWarps)) * ir::targetOf(func, target).threadsPerWarp();
+    const TargetInfo &t = ir::targetOf(func, target);
+    const unsigned warps = ir::numWarps(func, numWarps);
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });  // inner loops first
     for (scf::ForOp loop : loops) {
       int64_t stages = ir::loopNumStages(loop, defaultStages);
-      if (stages >= 2) pipeline(loop, threads, ir::ownNumStages(loop).has_value());
+      if (stages >= 2) pipeline(loop, t, warps, ir::ownNumStages(loop).has_value());
     }
   }
 
@@ -151,7 +166,10 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
   // such a loop feeds a dot, its tile loads go one iteration ahead instead, as Triton
   // pipelines the loads of a loop with its own num_stages: even past the loop's stores (a
   // load of what the previous iteration stored would see the old value; docs/language.md).
-  void pipeline(scf::ForOp loop, int64_t threads, bool ownStages) {
+  void pipeline(scf::ForOp loop, const TargetInfo &t, unsigned warps, bool ownStages) {
+    const int64_t threads = int64_t(warps) * t.threadsPerWarp();
+    // Facts of this loop's addresses as they stand now (an inner loop may have been rebuilt).
+    common::AxisAnalysis axis(loop->getParentOfType<func::FuncOp>());
     auto step = loop.getStep().getDefiningOp<arith::ConstantOp>();
     const bool constantStep = step && isa<IntegerAttr>(step.getValue()) && cast<IntegerAttr>(step.getValue()).getInt() > 0;
     Block *body = loop.getBody();
@@ -164,6 +182,7 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       if (load.getIsVolatile()) continue;
       // Tiles copied asynchronously take no registers: only the others count.
       bool async = gpu::isAsyncCopy(load);
+      if (!async && readsByElements(load, axis, t, warps)) continue;
       int64_t b = async ? 0 : bytesPerThread(&op, threads);
       if (bytes + b > kMaxBytesPerThread) continue;
       bytes += b;
