@@ -34,7 +34,8 @@ def TleGpu_Dialect : Dialect {
     "::mlir::DenseI32ArrayAttr":$register_plan, // the kernel's registers per thread, then the default partition's and each worker's setmaxnreg or 0 (tle-isolate-partitions)
     "::mlir::IntegerAttr":$min_blocks_per_processor, // the resident blocks per multiprocessor ptxas must leave room for: __launch_bounds__(threads, n) (tle-bound-registers)
     "::mlir::UnitAttr":$after_async_copies,  // a pipe commit that publishes the writer's cp.async copies too (tle-async-slot-copies)
-    "::mlir::UnitAttr":$operand_buffer       // a buffer laid out as wgmma/ldmatrix read dot operands, which its dots read in place (tle-read-buffer-operands)
+    "::mlir::UnitAttr":$operand_buffer,      // a buffer laid out as wgmma/ldmatrix read dot operands, which its dots read in place (tle-read-buffer-operands)
+    "::mlir::UnitAttr":$widen_at_use         // an addptr whose 32-bit offsets widen where it is computed, not earlier (tle-carry-pointer-bases)
   );
 }
 

@@ -72,6 +72,8 @@ std::optional<int64_t> minBlocksPerProcessor(Operation *kernel) {
 void setMinBlocksPerProcessor(Operation *kernel, int64_t blocks) {
   dialectOf(kernel).getMinBlocksPerProcessorAttrHelper().setAttr(kernel, IntegerAttr::get(IntegerType::get(kernel->getContext(), 32), blocks));
 }
+bool widensAtUse(Operation *addptr) { return dialectOf(addptr).getWidenAtUseAttrHelper().isAttrPresent(addptr); }
+void setWidensAtUse(Operation *addptr) { dialectOf(addptr).getWidenAtUseAttrHelper().setAttr(addptr, UnitAttr::get(addptr->getContext())); }
 bool commitsAsyncCopies(Operation *commit) { return dialectOf(commit).getAfterAsyncCopiesAttrHelper().isAttrPresent(commit); }
 void setCommitsAsyncCopies(Operation *commit) {
   dialectOf(commit).getAfterAsyncCopiesAttrHelper().setAttr(commit, UnitAttr::get(commit->getContext()));

@@ -50,6 +50,11 @@ void setCommitsAsyncCopies(mlir::Operation *commit);
 // accesses through tle_gpu.local_ptr and tle_gpu.local_load follow the swizzle.
 bool isOperandBuffer(mlir::Operation *alloc);
 void setOperandBuffer(mlir::Operation *alloc);
+// An addptr of 32-bit offsets that widens each where the addptr stands, so that the CUDA
+// compiler keeps the 32-bit offsets, not their 64-bit widenings, across a loop
+// (tle-carry-pointer-bases).
+bool widensAtUse(mlir::Operation *addptr);
+void setWidensAtUse(mlir::Operation *addptr);
 // The alloc a buffer value is, or a slot of (through tle.buffer_slot); null when not known.
 ir::AllocOp allocOf(mlir::Value buffer);
 // A shared-memory buffer's byte offset (tle-plan-shared-memory); nullopt before planning.

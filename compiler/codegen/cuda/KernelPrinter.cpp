@@ -271,7 +271,10 @@ void KernelPrinter::printOperation(Operation *op) {
       .Case<ir::ExpandDimsOp>([&](ir::ExpandDimsOp e) {
         define(op, "tle::expand_dims<" + type(e.getType()) + ", " + std::to_string(e.getAxis()) + ">(" + expr(e.getSrc()) + ")", "expanded");
       })
-      .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) { define(op, "tle::addptr(" + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs"); })
+      .Case<ir::AddPtrOp>([&](ir::AddPtrOp a) {
+        const char *callee = gpu::widensAtUse(a) ? "tle::addptr_widening(" : "tle::addptr(";
+        define(op, callee + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs");
+      })
       .Case<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp, gpu::CopyAsyncToSharedOp>([&](Operation *) { printMemoryOperation(op); })
       .Case<ir::DotOp, gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, gpu::OperandRingOp, gpu::AsyncCopyOp,
             gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp, gpu::DotsWaitOp, gpu::RingViewOp, gpu::BufferOperandOp>(

@@ -18,6 +18,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createAssignLayouts());
   // Copies that ended up with the same layout are one value again.
   pm.addPass(mlir::createCSEPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createCarryPointerBases());
   // CSE may have merged a worker's clone with its original outside.
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncCopies());

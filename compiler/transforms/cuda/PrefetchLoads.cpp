@@ -143,7 +143,8 @@ int64_t bytesPerThread(Operation *load, int64_t threads) {
 bool readsByElements(ir::LoadOp load, const common::AxisAnalysis &axis, const TargetInfo &t, unsigned warps) {
   auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
   if (!ptrType) return false;
-  return predictedAccess(ptrType, axis.lookup(load.getPtr()), warps, t).vector * elementBytes(ptrType) < t.vectorBytes();
+  const int64_t bytes = int64_t(predictedAccess(ptrType, axis.lookup(load.getPtr()), warps, t).vector) * elementBytes(ptrType);
+  return bytes < t.vectorBytes();
 }
 
 struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {

@@ -254,6 +254,26 @@ template <class P, class I>
 TLE_DEVICE P addptr(P p, I offset) {
   return p + offset;
 }
+// The same sums, each 32-bit offset widened where it is added (tle-carry-pointer-bases marks
+// the addptr that rebuilds a loop's tile of pointers from a carried scalar): written in C++,
+// the compiler hoists the widened offsets out of the loop and keeps two registers an element
+// where the offsets take one. No CCCL wrapper exists for mad.wide, hence the PTX.
+template <class P, class I, class L, int... S>
+TLE_DEVICE Tile<P, L, S...> addptr_widening(const Tile<P, L, S...> &p, const Tile<I, L, S...> &offset) {
+  return addptr(p, offset);
+}
+template <class P, class L, int... S>
+TLE_DEVICE Tile<P, L, S...> addptr_widening(const Tile<P, L, S...> &p, const Tile<int32_t, L, S...> &offset) {
+  Tile<P, L, S...> r;
+  TLE_UNROLL for (int i = 0; i < r.kRegs; ++i) {
+    unsigned long long address;
+    asm("mad.wide.s32 %0, %1, %2, %3;"
+        : "=l"(address)
+        : "r"(offset.v[i]), "r"(static_cast<int32_t>(sizeof(*p.v[i]))), "l"(reinterpret_cast<unsigned long long>(p.v[i])));
+    r.v[i] = reinterpret_cast<P>(address);
+  }
+  return r;
+}
 
 #define TLE_LIFT_CAST(name)                                                               \
   template <class To, class T, class L, int... S>                                         \
