@@ -37,8 +37,7 @@ struct BoundRegistersPass : impl::BoundRegistersBase<BoundRegistersPass> {
     const TargetInfo &t = ir::targetOf(f, target);
     const int64_t threads = static_cast<int64_t>(ir::numWarps(f, numWarps)) * t.threadsPerWarp();
     if (threads <= 0 || t.registersPerThread() <= 0) return;
-    const int64_t dotTiles = estimatedTileRegisters(f, threads);
-    const int64_t tileRegisters = dotTiles ? dotTiles + estimatedElementwiseOperandRegisters(f, t, threads) : 0;
+    const int64_t tileRegisters = estimatedDotKernelRegisters(f, t, threads);
     if (tileRegisters > t.registersPerThread()) gpu::setMinBlocksPerProcessor(f, 1);
     else if (int64_t blocks = blocksWorthAskingFor(t, threads, tileRegisters, sharedBytesAtLeast(f))) gpu::setMinBlocksPerProcessor(f, blocks);
     else if (tileRegisters == 0) boundLoopTiles(f, t, threads);

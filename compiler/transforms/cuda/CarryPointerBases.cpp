@@ -146,8 +146,7 @@ struct CarryPointerBasesPass : impl::CarryPointerBasesBase<CarryPointerBasesPass
     const int64_t threads = static_cast<int64_t>(ir::numWarps(f, numWarps)) * t.threadsPerWarp();
     if (threads <= 0 || t.registersPerThread() <= 0) return;
     // The accumulators and the operands read element by element, with their addresses.
-    const int64_t dotTiles = estimatedTileRegisters(f, threads);
-    if (dotTiles == 0 || dotTiles + estimatedElementwiseOperandRegisters(f, t, threads) <= t.registersPerThread()) return;
+    if (estimatedDotKernelRegisters(f, t, threads) <= t.registersPerThread()) return;
     SmallVector<scf::ForOp> loops;
     f.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) carryBases(loop, t);

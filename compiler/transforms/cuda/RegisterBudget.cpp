@@ -95,6 +95,11 @@ int64_t estimatedElementwiseOperandRegisters(func::FuncOp f, const TargetInfo &t
   return widest;
 }
 
+int64_t estimatedDotKernelRegisters(func::FuncOp f, const TargetInfo &t, int64_t threads) {
+  const int64_t dotTiles = estimatedTileRegisters(f, threads);
+  return dotTiles ? dotTiles + estimatedElementwiseOperandRegisters(f, t, threads) : 0;
+}
+
 int64_t estimatedLoopTileRegisters(func::FuncOp f, const TargetInfo &t, int64_t threads) {
   auto tileRegisters = [&](Type type) -> int64_t {
     auto tile = dyn_cast<RankedTensorType>(type);

@@ -31,6 +31,10 @@ int64_t estimatedTileRegisters(mlir::func::FuncOp f, int64_t threads);
 // them: there the operands go to shared memory in 16-byte copies.
 int64_t estimatedElementwiseOperandRegisters(mlir::func::FuncOp f, const TargetInfo &t, int64_t threads);
 
+// A kernel with dots: its accumulators and invariant operands (estimatedTileRegisters) plus
+// the operands it loads element by element with their addresses; 0 for a kernel without dots.
+int64_t estimatedDotKernelRegisters(mlir::func::FuncOp f, const TargetInfo &t, int64_t threads);
+
 // For a kernel without dots: the most that one loop keeps in registers across its
 // iterations, the tiles it carries and the tiles its body loads (a layer norm's running sums
 // and the row chunk it adds to them; a softmax's row). 0 when a tile is loaded in accesses
