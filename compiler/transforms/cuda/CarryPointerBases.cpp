@@ -19,6 +19,7 @@
 // then took cost resident blocks (docs/perf.md, thirtieth session).
 #include "transforms/cuda/Passes.h"
 
+#include "transforms/cuda/LayoutChoices.h"
 #include "transforms/cuda/RegisterBudget.h"
 
 #include "ir/Dialect.h"
@@ -80,9 +81,7 @@ bool accessedByElements(Value v, Operation *yield, const TargetInfo &t) {
       if (auto add = dyn_cast<ir::AddPtrOp>(user); add && add.getPtr() == p) {
         work.push_back(add.getResult());
       } else if (isa<ir::LoadOp, ir::StoreOp>(user) && user->getOperand(0) == p) {
-        auto tile = cast<RankedTensorType>(p.getType());
-        const int64_t bytes = gpu::vectorWidth(user) * ir::elementBytes(cast<ir::PointerType>(tile.getElementType()).getPointeeType());
-        if (bytes >= t.vectorBytes()) return false;
+        if (!narrowerThanWidest(cast<RankedTensorType>(p.getType()), gpu::vectorWidth(user), t)) return false;
         any = true;
       } else {
         return false;

@@ -199,6 +199,10 @@ unsigned vectorWidthFor(RankedTensorType type, const common::AxisInfo &info, uns
   return static_cast<unsigned>(std::max<int64_t>(1, v));
 }
 
+bool narrowerThanWidest(RankedTensorType ptrType, unsigned vector, const TargetInfo &target) {
+  return int64_t(vector) * elementBytes(ptrType) < target.vectorBytes();
+}
+
 PredictedAccess predictedAccess(RankedTensorType ptrType, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target) {
   Coalescing c = coalescingFor(ptrType, info, numWarps, target);
   const unsigned fast = c.order[0];

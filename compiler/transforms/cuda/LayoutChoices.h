@@ -71,6 +71,10 @@ struct PredictedAccess {
 PredictedAccess predictedAccess(mlir::RankedTensorType ptrType, const common::AxisInfo &info, unsigned numWarps,
                                 const TargetInfo &target);
 
+// Whether accesses of `vector` elements of `ptrType` tiles move fewer bytes than the target's
+// widest vector: each element then keeps its own address (and predicate) in registers.
+bool narrowerThanWidest(mlir::RankedTensorType ptrType, unsigned vector, const TargetInfo &target);
+
 // How many elements along the columns one store can write from an mma accumulator of
 // `shape` once the lanes of a quad trade registers (store_exchanged in memory.cuh): the
 // column pair times two per exchange step, each step trading one of the layout's register

@@ -142,9 +142,7 @@ int64_t bytesPerThread(Operation *load, int64_t threads) {
 // session).
 bool readsByElements(ir::LoadOp load, const common::AxisAnalysis &axis, const TargetInfo &t, unsigned warps) {
   auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
-  if (!ptrType) return false;
-  const int64_t bytes = int64_t(predictedAccess(ptrType, axis.lookup(load.getPtr()), warps, t).vector) * elementBytes(ptrType);
-  return bytes < t.vectorBytes();
+  return ptrType && narrowerThanWidest(ptrType, predictedAccess(ptrType, axis.lookup(load.getPtr()), warps, t).vector, t);
 }
 
 struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
@@ -169,8 +167,9 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
   // load of what the previous iteration stored would see the old value; docs/language.md).
   void pipeline(scf::ForOp loop, const TargetInfo &t, unsigned warps, bool ownStages) {
     const int64_t threads = int64_t(warps) * t.threadsPerWarp();
-    // Facts of this loop's addresses as they stand now (an inner loop may have been rebuilt).
-    common::AxisAnalysis axis(loop->getParentOfType<func::FuncOp>());
+    // Facts of this loop's addresses as they stand now (an inner loop may have been rebuilt),
+    // analysed once a register tile needs them.
+    std::optional<common::AxisAnalysis> axis;
     auto step = loop.getStep().getDefiningOp<arith::ConstantOp>();
     const bool constantStep = step && isa<IntegerAttr>(step.getValue()) && cast<IntegerAttr>(step.getValue()).getInt() > 0;
     Block *body = loop.getBody();
@@ -183,7 +182,8 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       if (load.getIsVolatile()) continue;
       // Tiles copied asynchronously take no registers: only the others count.
       bool async = gpu::isAsyncCopy(load);
-      if (!async && readsByElements(load, axis, t, warps)) continue;
+      if (!async && !axis) axis.emplace(loop->getParentOfType<func::FuncOp>());
+      if (!async && readsByElements(load, *axis, t, warps)) continue;
       int64_t b = async ? 0 : bytesPerThread(&op, threads);
       if (bytes + b > kMaxBytesPerThread) continue;
       bytes += b;

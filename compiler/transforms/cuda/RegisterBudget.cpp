@@ -1,5 +1,6 @@
 // A thread's registers for a kernel's tiles and the resident blocks that leave room for them.
 #include "transforms/cuda/RegisterBudget.h"
+#include "transforms/cuda/LayoutChoices.h"
 
 #include "ir/Dialect.h"
 #include "ir/GpuDialect.h"
@@ -74,8 +75,7 @@ static ir::LoadOp loadBehind(Value v) {
 // A load narrower than the widest vector, or masked element by element: it keeps an address
 // (and a predicate) per element in registers.
 static bool loadsByElements(ir::LoadOp load, const TargetInfo &t) {
-  const int64_t bytes = gpu::vectorWidth(load) * ir::elementBytes(cast<RankedTensorType>(load.getType()).getElementType());
-  return bytes < t.vectorBytes() || gpu::maskPerElement(load);
+  return narrowerThanWidest(cast<RankedTensorType>(load.getPtr().getType()), gpu::vectorWidth(load), t) || gpu::maskPerElement(load);
 }
 
 int64_t estimatedElementwiseOperandRegisters(func::FuncOp f, const TargetInfo &t, int64_t threads) {
