@@ -259,6 +259,14 @@ LogicalResult ConvertLayoutOp::verify() {
   return success();
 }
 
+LogicalResult AddPtrAlongOp::verify() {
+  auto ptr = getPtr().getType(), rest = getRest().getType();
+  if (ptr.getShape() != rest.getShape() || ptr.getEncoding() != rest.getEncoding())
+    return emitOpError("needs offsets of the pointers' shape and layout");
+  if (static_cast<int64_t>(getDim()) >= ptr.getRank()) return emitOpError("has no dimension ") << getDim();
+  return success();
+}
+
 LogicalResult LocalPtrOp::verify() {
   ir::BufferType buf = getBuffer().getType();
   if (!isSharedMemory(buf.getSpace())) return emitOpError("needs a shared-memory buffer");

@@ -14,6 +14,23 @@ def TleGpu_ConvertLayoutOp : TleGpu_Op<"convert_layout", [Pure]> {
   let hasVerifier = 1;
 }
 
+// ---- addresses (tle-range-offsets-at-use) --------------------------------------------------
+def TleGpu_AddPtrAlongOp : TleGpu_Op<"addptr_along", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "pointers plus (start + each element's index along `dim`) * stride plus offsets";
+  let description = [{
+    result[i] = ptr[i] + ((start + i[dim]) * stride + rest[i]), the sum in brackets in
+    wrapping 32-bit arithmetic and widened where it is added to the pointer: what
+    tle.addptr(ptr, broadcast(range) * stride + rest) computes, with the range's part taken
+    from each element's coordinate where the address is needed instead of kept in a
+    register per element across a loop.
+  }];
+  let arguments = (ins RankedTensorOf<[Tle_AnyPtr]>:$ptr, I32:$stride, RankedTensorOf<[I32]>:$rest, I32Attr:$dim,
+                       I32Attr:$start);
+  let results = (outs RankedTensorOf<[Tle_AnyPtr]>:$result);
+  let assemblyFormat = "$ptr `,` $stride `,` $rest attr-dict `:` type($ptr) `,` type($rest)";
+  let hasVerifier = 1;
+}
+
 // ---- TLE-Struct GPU buffers (tle.gpu.*) ---------------------------------------------------
 def TleGpu_LocalPtrOp : TleGpu_Op<"local_ptr", [Pure]> {
   let summary = "pointers into a shared-memory buffer at the given indices";

@@ -275,6 +275,12 @@ void KernelPrinter::printOperation(Operation *op) {
         const char *callee = gpu::widensAtUse(a) ? "tle::addptr_widening(" : "tle::addptr(";
         define(op, callee + expr(a.getPtr()) + ", " + expr(a.getOffset()) + ")", "ptrs");
       })
+      .Case<gpu::AddPtrAlongOp>([&](gpu::AddPtrAlongOp a) {
+        define(op,
+               "tle::addptr_widening_along<" + std::to_string(a.getDim()) + ", " + std::to_string(a.getStart()) + ">(" +
+                   expr(a.getPtr()) + ", " + expr(a.getStride()) + ", " + expr(a.getRest()) + ")",
+               "ptrs");
+      })
       .Case<ir::LoadOp, ir::StoreOp, ir::AtomicRMWOp, ir::AtomicCASOp, gpu::CopyAsyncToSharedOp>([&](Operation *) { printMemoryOperation(op); })
       .Case<ir::DotOp, gpu::ConvertLayoutOp, gpu::StageOperandOp, gpu::StageOperandsOp, gpu::OperandRingOp, gpu::AsyncCopyOp,
             gpu::AsyncWaitOp, gpu::AsyncDrainOp, gpu::RingReadOp, gpu::RingDotOp, gpu::DotsWaitOp, gpu::RingViewOp, gpu::BufferOperandOp>(

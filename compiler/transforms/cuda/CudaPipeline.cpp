@@ -19,6 +19,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   // Copies that ended up with the same layout are one value again.
   pm.addPass(mlir::createCSEPass());
   pm.addNestedPass<mlir::func::FuncOp>(createCarryPointerBases());
+  pm.addNestedPass<mlir::func::FuncOp>(createRangeOffsetsAtUse());
   // CSE may have merged a worker's clone with its original outside.
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncCopies());

@@ -371,3 +371,19 @@ func.func @ring_view_slots() {
   %v = tle_gpu.ring_view %r : <2, tensor<512x32xbf16, #tle_gpu.blocked<spt = [8, 1], tpw = [32, 1], wpc = [2, 4], order = [0, 1]>>, tensor<512x32xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 16>, 16>>> -> <1, tensor<32x512xbf16, #tle_gpu.blocked<spt = [1, 8], tpw = [1, 32], wpc = [4, 2], order = [1, 0]>>, tensor<32x512xbf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 256>, 16>>>
   return
 }
+
+// -----
+
+func.func @addptr_along_shape(%p: tensor<16x32x!tle.ptr<f16>>, %s: i32, %rest: tensor<16x16xi32>) {
+  // expected-error @+1 {{needs offsets of the pointers' shape and layout}}
+  %a = tle_gpu.addptr_along %p, %s, %rest {dim = 0 : i32, start = 0 : i32} : tensor<16x32x!tle.ptr<f16>>, tensor<16x16xi32>
+  return
+}
+
+// -----
+
+func.func @addptr_along_dim(%p: tensor<16x32x!tle.ptr<f16>>, %s: i32, %rest: tensor<16x32xi32>) {
+  // expected-error @+1 {{has no dimension 2}}
+  %a = tle_gpu.addptr_along %p, %s, %rest {dim = 2 : i32, start = 0 : i32} : tensor<16x32x!tle.ptr<f16>>, tensor<16x32xi32>
+  return
+}
