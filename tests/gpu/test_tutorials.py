@@ -4,6 +4,7 @@ Every output buffer is poisoned (NaN or a sentinel) before the launch; sizes are
 that masks matter; references are computed in float64 where precision matters. Exit status
 is the number of failed checks. Run through scripts/gpu.sh."""
 import argparse
+import itertools
 import math
 import os
 import sys
@@ -181,14 +182,16 @@ def test_matmul(k):
     # fp8 with B row-major (x @ W): N contiguous, transposed in the slot for wgmma. Inputs
     # are quarters in [-1, 1] (exact in e4m3 and e5m2), so every partial sum is exact in
     # the tensor cores' fp8 accumulation and the fp16 result is the exact product: one
-    # misplaced byte of the transpose shows.
+    # misplaced byte of the transpose shows. Rows padded by one element make every row stride
+    # odd: the variant that knows nothing of the strides (tle-carry-pointer-bases and
+    # tle-range-offsets-at-use rebuild its addresses).
     for sym, dt, bm, bn in (("mm_fp8_rowb_128", e5m2, 128, 128), ("mm_fp8_rowb_n64", e4m3, 128, 64), ("mm_fp8_rowb_w8", e5m2, 128, 256)):
-        for m, n, kk in ((1024, 512, 768), (400, 272, 208), (333, 257, 129)):
-            a = (torch.randint(-4, 5, (m, kk), device="cuda") * 0.25).to(dt)
-            b = (torch.randint(-4, 5, (kk, n), device="cuda") * 0.25).to(dt)
-            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+        for (m, n, kk), pad in itertools.product(((1024, 512, 768), (400, 272, 208), (333, 257, 129)), (0, 1)):
+            a = (torch.randint(-4, 5, (m, kk + pad), device="cuda") * 0.25).to(dt)[:, :kk]
+            b = (torch.randint(-4, 5, (kk, n + pad), device="cuda") * 0.25).to(dt)[:, :n]
+            c = torch.full((m, n + pad), float("nan"), device="cuda", dtype=torch.float16)[:, :n]
             k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, *a.stride(), *b.stride(), *c.stride())
-            check(f"matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a.float(), b.float(), ""), 0, 0)
+            check(f"matmul {sym} {m}x{n}x{kk}{' rows+1' if pad else ''}", c, matmul_ref(a.float(), b.float(), ""), 0, 0)
     # B K-contiguous (x @ W.T): stride_bk hinted 1.
     for sym, dtype, bm, bn in (("mm_fp16_bt_k32", torch.float16, 128, 128), ("mm_bf16_bt_64x256", torch.bfloat16, 64, 256)):
         for m, n, kk in ((1024, 512, 768), (400, 272, 208)):
