@@ -1,6 +1,7 @@
 #include "transforms/ascend/AffineIndex.h"
 
 #include "ir/Dialect.h"
+#include "transforms/common/SplatScalar.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -139,10 +140,7 @@ arith::SelectOp uniformChoice(Value tile) {
 }  // namespace
 
 Value uniformValue(Value tile, OpBuilder &b) {
-  if (auto splat = tile.getDefiningOp<ir::SplatOp>()) return splat.getSrc();
-  if (auto constant = tile.getDefiningOp<arith::ConstantOp>())
-    if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
-      return b.create<arith::ConstantOp>(tile.getLoc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+  if (Value scalar = common::splatScalarValue(tile, b)) return scalar;
   if (arith::SelectOp choice = uniformChoice(tile)) {
     Value condition = choice.getCondition();
     if (isa<ShapedType>(condition.getType())) condition = uniformValue(condition, b);  // a splat condition

@@ -19,6 +19,7 @@
 // then took cost resident blocks (docs/perf.md, thirtieth session).
 #include "transforms/cuda/Passes.h"
 
+#include "transforms/common/SplatScalar.h"
 #include "transforms/cuda/LayoutChoices.h"
 #include "transforms/cuda/RegisterBudget.h"
 
@@ -57,15 +58,6 @@ std::optional<SplitPointers> splitPointers(Value tile) {
   split.base = splat.getSrc();
   std::reverse(split.offsets.begin(), split.offsets.end());
   return split;
-}
-
-// The scalar every lane of `offset` holds: a splat's source, or a dense splat constant.
-Value uniformStep(Value offset, OpBuilder &b) {
-  if (auto splat = offset.getDefiningOp<ir::SplatOp>()) return splat.getSrc();
-  auto constant = offset.getDefiningOp<arith::ConstantOp>();
-  auto dense = constant ? dyn_cast<DenseIntElementsAttr>(constant.getValue()) : DenseIntElementsAttr();
-  if (!dense || !dense.isSplat()) return {};
-  return b.create<arith::ConstantOp>(offset.getLoc(), dense.getSplatValue<IntegerAttr>());
 }
 
 // Whether the pointers `v` (and the pointers computed from them by addptr) are read or
@@ -114,7 +106,7 @@ void carryBases(scf::ForOp loop, const TargetInfo &t) {
     std::optional<SplitPointers> start = splitPointers(loop.getInitArgs()[index]);
     if (!start || !accessedByElements(arg, yield, t)) continue;
     OpBuilder b(advance);
-    Value step = uniformStep(advance.getOffset(), b);
+    Value step = common::splatScalarValue(advance.getOffset(), b);
     if (!step) continue;
     // The loop carries the scalar: its start, its type, and the advanced scalar yielded.
     Value result = loop.getResult(index);

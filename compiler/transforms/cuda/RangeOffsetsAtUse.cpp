@@ -12,13 +12,15 @@
 // The 32-bit sum and its widening are the ones the addptr computed: the rewrite is exact.
 #include "transforms/cuda/Passes.h"
 
+#include "transforms/common/SplatScalar.h"
+
 #include "ir/Dialect.h"
 #include "ir/GpuDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
 
@@ -70,14 +72,10 @@ std::optional<RangeAlong> rangeAlong(Value v) {
 
 // The i32 scalar in every lane of `v`: a splat's source, or a splat constant's value.
 OpFoldResult uniformScalar(Value v) {
-  v = throughBroadcasts(v);
-  if (auto splat = v.getDefiningOp<ir::SplatOp>()) {
-    if (splat.getSrc().getType().isInteger(32)) return splat.getSrc();
-    return {};
-  }
-  DenseIntElementsAttr dense;
-  if (!matchPattern(v, m_Constant(&dense)) || !dense.isSplat() || !dense.getElementType().isInteger(32)) return {};
-  return dense.getSplatValue<IntegerAttr>();
+  OpFoldResult scalar = common::splatScalar(throughBroadcasts(v));
+  if (auto value = dyn_cast_if_present<Value>(scalar)) return value.getType().isInteger(32) ? scalar : OpFoldResult();
+  if (auto attr = dyn_cast_if_present<Attribute>(scalar)) return cast<TypedAttr>(attr).getType().isInteger(32) ? scalar : OpFoldResult();
+  return {};
 }
 
 // A range along one dimension times a uniform stride.
@@ -104,13 +102,15 @@ std::optional<RangeTerm> rangeTimesStride(Value term, Builder &b) {
 // Erases `v`'s defining op and the ops only it used, where nothing else reads them.
 void eraseUnused(Value v) {
   SmallVector<Operation *> work;
+  llvm::SmallPtrSet<Operation *, 16> erased;  // an op can be reached twice (addi(%x, %x))
   if (Operation *op = v.getDefiningOp()) work.push_back(op);
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
-    if (!op->use_empty() || !isMemoryEffectFree(op) || op->getNumRegions() != 0) continue;
+    if (erased.contains(op) || !op->use_empty() || !isMemoryEffectFree(op) || op->getNumRegions() != 0) continue;
     SmallVector<Operation *> sources;
     for (Value operand : op->getOperands())
       if (Operation *source = operand.getDefiningOp()) sources.push_back(source);
+    erased.insert(op);
     op->erase();
     work.append(sources.begin(), sources.end());
   }
@@ -146,8 +146,8 @@ void rewrite(ir::AddPtrOp addptr) {
   for (auto [term, rest] : {std::pair{sum.getRhs(), sum.getLhs()}, std::pair{sum.getLhs(), sum.getRhs()}}) {
     std::optional<RangeTerm> split = rangeTimesStride(term, b);
     if (!split || elementsPerThreadAlong(offsetType, split->range.dim) < 2) continue;
-    Value stride = split->stride.dyn_cast<Value>();
-    if (!stride) stride = b.create<arith::ConstantOp>(addptr.getLoc(), cast<IntegerAttr>(split->stride.get<Attribute>()));
+    Value stride = dyn_cast<Value>(split->stride);
+    if (!stride) stride = b.create<arith::ConstantOp>(addptr.getLoc(), cast<IntegerAttr>(cast<Attribute>(split->stride)));
     auto along = b.create<gpu::AddPtrAlongOp>(addptr.getLoc(), addptr.getType(), addptr.getPtr(), stride, rest,
                                               b.getI32IntegerAttr(split->range.dim), b.getI32IntegerAttr(split->range.start));
     addptr.replaceAllUsesWith(along.getResult());

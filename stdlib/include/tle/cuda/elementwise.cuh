@@ -276,37 +276,26 @@ TLE_DEVICE Tile<P, L, S...> addptr_widening(const Tile<P, L, S...> &p, const Til
 }
 
 // p + (Start + the element's index along Dim) * stride + rest, each sum widened where it is
-// added (tle-range-offsets-at-use): a range's offsets computed where the address is needed,
-// the register's part of the index an immediate, so that a thread keeps `rest`, the stride
-// and its own part of the index across a loop instead of an offset per element. In PTX, or
-// nvcc hoists the products out of the loop again.
+// added (tle-range-offsets-at-use, on blocked layouts): a range's offsets computed where the
+// address is needed, the register's part of the index an immediate, so that a thread keeps
+// `rest`, the stride and its own part of the index across a loop instead of an offset per
+// element. In PTX, or nvcc hoists the products out of the loop again.
 template <int Dim, int Start, class P, class L, int... S>
 TLE_DEVICE Tile<P, L, S...> addptr_widening_along(const Tile<P, L, S...> &p, int32_t stride, const Tile<int32_t, L, S...> &rest) {
   using T = Tile<P, L, S...>;
+  static_assert(additive_coordinates<T>(Dim), "tlec bug: addptr_along on a layout whose coordinates are not sums");
   T r;
   const int base = thread_coord<T, Dim>();
   static_for<T::kRegs>([&](auto reg) {
     constexpr int i = decltype(reg)::value;
-    constexpr int own = TLE_CONST(T::linear.regCoord(i, Dim));
     unsigned long long address;
-    if constexpr (additive_coordinates<T>(Dim)) {
-      asm("{\n\t.reg .s32 index;\n\t"
-          "add.s32 index, %1, %2;\n\t"
-          "mad.lo.s32 index, index, %3, %4;\n\t"
-          "mad.wide.s32 %0, index, %5, %6;\n\t}"
-          : "=l"(address)
-          : "r"(base), "n"(Start + own), "r"(stride), "r"(rest.v[i]), "n"(static_cast<int>(sizeof(*p.v[i]))),
-            "l"(reinterpret_cast<unsigned long long>(p.v[i])));
-    } else {
-      asm("{\n\t.reg .s32 index;\n\t"
-          "xor.b32 index, %1, %2;\n\t"
-          "add.s32 index, index, %3;\n\t"
-          "mad.lo.s32 index, index, %4, %5;\n\t"
-          "mad.wide.s32 %0, index, %6, %7;\n\t}"
-          : "=l"(address)
-          : "r"(base), "n"(own), "n"(Start), "r"(stride), "r"(rest.v[i]), "n"(static_cast<int>(sizeof(*p.v[i]))),
-            "l"(reinterpret_cast<unsigned long long>(p.v[i])));
-    }
+    asm("{\n\t.reg .s32 index;\n\t"
+        "add.s32 index, %1, %2;\n\t"
+        "mad.lo.s32 index, index, %3, %4;\n\t"
+        "mad.wide.s32 %0, index, %5, %6;\n\t}"
+        : "=l"(address)
+        : "r"(base), "n"(Start + TLE_CONST(T::linear.regCoord(i, Dim))), "r"(stride), "r"(rest.v[i]),
+          "n"(static_cast<int>(sizeof(*p.v[i]))), "l"(reinterpret_cast<unsigned long long>(p.v[i])));
     r.v[i] = reinterpret_cast<P>(address);
   });
   return r;
