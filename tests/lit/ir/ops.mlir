@@ -161,3 +161,10 @@ func.func @grouped_mma_and_scalar_mask(%p: tensor<64x64x!tle.ptr<f16>, #tle_gpu.
   %d = tle.dot %a, %b, %c : tensor<64x64xf16, #tle_gpu.dot_op<0, #tle_gpu.mma<4, 2, 32>, 16>> * tensor<64x64xf16, #tle_gpu.dot_op<1, #tle_gpu.mma<4, 2, 32>, 16>> -> tensor<64x64xf32, #tle_gpu.mma<4, 2, 32>>
   return
 }
+
+// CHECK-LABEL: func.func @addptr_along
+// CHECK: tle_gpu.addptr_along %arg0, %arg1, %arg2 {dim = 0 : i32, start = 4 : i32} : tensor<32x128x!tle.ptr<f16>>, tensor<32x128xi32>
+func.func @addptr_along(%p: tensor<32x128x!tle.ptr<f16>>, %stride: i32, %rest: tensor<32x128xi32>) -> tensor<32x128x!tle.ptr<f16>> {
+  %a = tle_gpu.addptr_along %p, %stride, %rest {dim = 0 : i32, start = 4 : i32} : tensor<32x128x!tle.ptr<f16>>, tensor<32x128xi32>
+  return %a : tensor<32x128x!tle.ptr<f16>>
+}
