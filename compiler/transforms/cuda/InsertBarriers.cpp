@@ -21,6 +21,7 @@
 // warp-specialized kernel each partition is placed on its own (its barriers synchronize only
 // its warps), and the join at the end of tle_gpu.warp_specialize ends the pending set.
 #include "transforms/cuda/Passes.h"
+#include "transforms/cuda/LayoutChoices.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -235,8 +236,7 @@ class BarrierPlacement {
     auto blocked = type ? dyn_cast<gpu::BlockedLayoutAttr>(type.getEncoding()) : gpu::BlockedLayoutAttr();
     if (!blocked) return false;
     for (int64_t d = 0; d < type.getRank(); ++d) {
-      int64_t covered = int64_t(blocked.getSizePerThread()[d]) * blocked.getThreadsPerWarp()[d] * blocked.getWarpsPerCTA()[d];
-      if (covered > type.getDimSize(d)) return false;  // threads that hold copies
+      if (elementsCoveredAlong(blocked, d) > type.getDimSize(d)) return false;  // threads that hold copies
     }
     return true;
   }

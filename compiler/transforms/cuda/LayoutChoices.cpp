@@ -174,6 +174,10 @@ unsigned exchangedRunElements(gpu::MmaLayoutAttr layout, ArrayRef<int64_t> shape
 
 unsigned elementBytes(Type t) { return static_cast<unsigned>(ir::elementBytes(t)); }
 
+int64_t elementsCoveredAlong(gpu::BlockedLayoutAttr layout, unsigned dim) {
+  return int64_t(layout.getSizePerThread()[dim]) * layout.getThreadsPerWarp()[dim] * layout.getWarpsPerCTA()[dim];
+}
+
 Coalescing coalescingFor(RankedTensorType type, const common::AxisInfo &info, unsigned numWarps, const TargetInfo &target) {
   Coalescing c;
   c.order.resize(type.getRank());

@@ -90,4 +90,9 @@ std::optional<std::pair<unsigned, unsigned>> registerRunDimension(mlir::Attribut
 // Bytes of one element of a tile (of the pointee, for pointers).
 unsigned elementBytes(mlir::Type type);
 
+// The elements along `dim` that one repetition of a blocked layout covers: the size per thread
+// times the threads and the warps along it. A tile longer than that repeats the layout; a
+// shorter one gives some elements to several threads.
+int64_t elementsCoveredAlong(gpu::BlockedLayoutAttr layout, unsigned dim);
+
 }  // namespace tle::cuda

@@ -5,6 +5,7 @@
 // That needs a layout that gives every element to exactly one thread, and 4-, 8- or 16-byte
 // vectors (cp.async's sizes); other asynchronous loads stay ordinary loads, with a warning.
 #include "transforms/cuda/Passes.h"
+#include "transforms/cuda/LayoutChoices.h"
 #include "transforms/cuda/OperandCopies.h"
 
 #include "mlir/IR/Builders.h"
@@ -28,8 +29,7 @@ std::string whyNotAsync(ir::LoadOp load) {
   auto blocked = dyn_cast_or_null<gpu::BlockedLayoutAttr>(type.getEncoding());
   if (!blocked) return "its layout is not a blocked layout";
   for (size_t d = 0; d < type.getShape().size(); ++d) {
-    int64_t cover = int64_t(blocked.getSizePerThread()[d]) * blocked.getThreadsPerWarp()[d] * blocked.getWarpsPerCTA()[d];
-    if (type.getShape()[d] % cover != 0) return "its layout gives some elements to several threads";
+    if (type.getShape()[d] % elementsCoveredAlong(blocked, d) != 0) return "its layout gives some elements to several threads";
   }
   int bytes = gpu::vectorWidth(load) * static_cast<int>(ir::elementBytes(type.getElementType()));
   if (bytes != 4 && bytes != 8 && bytes != 16)

@@ -13,6 +13,7 @@
 #include "transforms/cuda/Passes.h"
 
 #include "transforms/common/SplatScalar.h"
+#include "transforms/cuda/LayoutChoices.h"
 
 #include "ir/Dialect.h"
 #include "ir/GpuDialect.h"
@@ -39,15 +40,19 @@ struct RangeAlong {
   int32_t start = 0;
 };
 
-// `v` without the ops that only repeat or redistribute its elements.
-Value throughBroadcasts(Value v) {
-  while (true) {
-    if (auto b = v.getDefiningOp<ir::BroadcastOp>()) v = b.getSrc();
-    else if (auto c = v.getDefiningOp<gpu::ConvertLayoutOp>()) v = c.getSrc();
-    else if (auto h = v.getDefiningOp<ir::AxisHintOp>()) v = h.getSrc();
-    else return v;
+// `v` without the ops of kinds `Peeled` (each with one `src`) that define it, in any order:
+// ops that keep its elements' values.
+template <class... Peeled>
+Value through(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (!isa<Peeled...>(op)) break;
+    v = op->getOperand(0);
   }
+  return v;
 }
+
+// `v` without the ops that only repeat or redistribute its elements.
+Value throughBroadcasts(Value v) { return through<ir::BroadcastOp, gpu::ConvertLayoutOp, ir::AxisHintOp>(v); }
 
 // `v` as a make_range expanded to a tile of its rank and repeated along the other dimensions.
 std::optional<RangeAlong> rangeAlong(Value v) {
@@ -57,14 +62,7 @@ std::optional<RangeAlong> rangeAlong(Value v) {
   if (llvm::count_if(shape, [](int64_t n) { return n != 1; }) != 1) return std::nullopt;
   RangeAlong range;
   range.dim = static_cast<int32_t>(llvm::find_if(shape, [](int64_t n) { return n != 1; }) - shape.begin());
-  Value source = expanded;
-  while (true) {
-    if (auto e = source.getDefiningOp<ir::ExpandDimsOp>()) source = e.getSrc();
-    else if (auto c = source.getDefiningOp<gpu::ConvertLayoutOp>()) source = c.getSrc();
-    else if (auto h = source.getDefiningOp<ir::AxisHintOp>()) source = h.getSrc();
-    else break;
-  }
-  auto make = source.getDefiningOp<ir::MakeRangeOp>();
+  auto make = through<ir::ExpandDimsOp, gpu::ConvertLayoutOp, ir::AxisHintOp>(expanded).getDefiningOp<ir::MakeRangeOp>();
   if (!make) return std::nullopt;
   range.start = make.getStart();
   return range;
@@ -130,9 +128,7 @@ bool copiesAsynchronously(scf::ForOp loop) {
 int64_t elementsPerThreadAlong(RankedTensorType tile, int32_t dim) {
   auto blocked = dyn_cast_or_null<gpu::BlockedLayoutAttr>(tile.getEncoding());
   if (!blocked) return 0;
-  const int64_t perThread = blocked.getSizePerThread()[dim];
-  const int64_t covered = perThread * blocked.getThreadsPerWarp()[dim] * blocked.getWarpsPerCTA()[dim];
-  return perThread * std::max<int64_t>(1, tile.getDimSize(dim) / covered);
+  return blocked.getSizePerThread()[dim] * std::max<int64_t>(1, tile.getDimSize(dim) / elementsCoveredAlong(blocked, dim));
 }
 
 void rewrite(ir::AddPtrOp addptr) {
