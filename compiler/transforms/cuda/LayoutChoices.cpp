@@ -62,30 +62,31 @@ ir::DotOp chainPartner(ir::DotOp dot) {
   return previous;
 }
 
-// The accumulator registers a thread may hold for a chain whose warpgroups repeat its rows:
-// the repeated work grows with them while the exchange saved does not. Measured on the
-// attention sweep's 64-row tiles on 8 warps (H200, one run, Triton/tlec split -> repeated):
-// 48 (d = 64, 64x32) 0.80 -> 0.92 causal, 0.83 -> 0.91 full; 64 (d = 64, 64x64) 0.89 -> 0.92
-// and 0.98 -> 0.91; 80 and more (d = 128) 0.87-1.06 -> 0.75-0.91.
-constexpr int64_t kRepeatedAccumulatorRegisters = 48;
+// The accumulator registers a thread may hold for the first dot of a chain whose warpgroups
+// repeat its rows: the repeated work grows with them while the exchange saved does not.
+// Measured on the attention sweep's 64-row tiles on 8 warps (H200, N_CTX 4096, TFLOP/s, N
+// split -> rows of Q K^T repeated, P V split): 16 and 32 registers (64 x 32 and 64 x 64
+// tiles) gained in 7 of 8 rows (d = 128 causal 64x64 231 -> 256, 64x32 205 -> 243; d = 64
+// causal 64x32 161 -> 182) and lost 2% in one; 64 (64 x 128, d = 128) lost 307 -> 271.
+constexpr int64_t kRepeatedAccumulatorRegisters = 32;
 
-// A chain of dots (attention's Q K^T, then P V) with too few rows for every warpgroup still
-// takes every warp along M, as Triton's MMAv3 does for chained dots: the warpgroups past the
-// rows repeat the tile, so each row's softmax statistics and its P stay within one warp,
-// where warpgroups splitting N exchange them through shared memory, with barriers, every
-// iteration. Only where both accumulators fit in a thread's registers (each warpgroup holds
-// all of their rows): Sparse MLA's 64 x 512 one does not.
+// The first dot of a chain (attention's Q K^T, whose P feeds P V's A) with too few rows for
+// every warpgroup still takes every warp along M, as Triton's MMAv3 does for a dot whose
+// result reaches another dot: the warpgroups past the rows repeat its tile, so each row's
+// softmax statistics and its P stay within one warp, where warpgroups splitting N exchange
+// them through shared memory, with barriers, every iteration. The chain's second dot splits
+// N between the warpgroups (warpgroupsAlongN): each already holds all of P, its A, for its
+// rows, so P reaches it without leaving its threads.
 std::optional<MmaWarps> repeatedWarpgroups(ir::DotOp dot, unsigned numWarps, const TargetInfo &target) {
   if (!wgmmaTypes(dot, numWarps, target)) return std::nullopt;
-  ir::DotOp partner = chainPartner(dot);
-  if (!partner || !wgmmaTypes(partner, numWarps, target)) return std::nullopt;
-  auto type = cast<RankedTensorType>(dot.getType()), other = cast<RankedTensorType>(partner.getType());
+  ir::DotOp next = dotFedThroughA(dot.getResult());
+  if (!next || !wgmmaTypes(next, numWarps, target)) return std::nullopt;
+  auto type = cast<RankedTensorType>(dot.getType()), other = cast<RankedTensorType>(next.getType());
   const int64_t m = type.getDimSize(0);
   if (m % 64 != 0 || m >= 16 * int64_t(numWarps) || other.getDimSize(0) != m) return std::nullopt;
   const MmaWarps w{numWarps, 1, 0};
-  if (!wgmmaColumns(w, type.getDimSize(1)) || !wgmmaColumns(w, other.getDimSize(1))) return std::nullopt;
-  const int64_t registers = (type.getDimSize(1) + other.getDimSize(1)) / 2;  // 64 rows' fp32 over a warpgroup
-  if (registers > kRepeatedAccumulatorRegisters) return std::nullopt;
+  if (!wgmmaColumns(w, type.getDimSize(1)) || !warpgroupsAlongN(next, numWarps, target)) return std::nullopt;
+  if (type.getDimSize(1) / 2 > kRepeatedAccumulatorRegisters) return std::nullopt;  // 64 rows' fp32 over a warpgroup
   return w;
 }
 
@@ -120,7 +121,8 @@ SmallVector<int64_t, 2> operandUnits(ArrayRef<int64_t> shape, unsigned opIdx, Ty
 
 bool fillsMmaFragments(MmaWarps w, unsigned opIdx, ArrayRef<int64_t> shape) {
   if (shape[0] % 16 || shape[1] % 16 || shape[0] == 0 || shape[1] == 0) return false;
-  if (opIdx == 0) return shape[0] % (16 * w.m) == 0;
+  // The warps past an A tile's rows repeat it (working_warps in dot.cuh).
+  if (opIdx == 0) return shape[0] % (16 * std::min<int64_t>(w.m, shape[0] / 16)) == 0;
   return w.groupN == 0 ? shape[1] % (8 * w.n) == 0 : shape[1] % (int64_t(w.groupN) * w.n) == 0;
 }
 

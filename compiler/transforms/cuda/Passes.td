@@ -49,7 +49,9 @@ def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, Ker
     the tile's size); sets the
     loop's tle_gpu.async_depth to num_stages - 1 (1..3). Also marks a loop-invariant A
     operand of such loops' wgmma dots whose register fragment would not fit beside the
-    dots' results: it stays resident in shared memory.
+    dots' results, or (on a block of one warpgroup, one 64-row block of rows) takes 32
+    registers a thread or more: it stays resident in shared memory, and P V can stay in
+    flight.
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
@@ -80,6 +82,8 @@ def AssignLayouts : Pass<"tle-assign-layouts", "::mlir::func::FuncOp">, KernelOp
     width (tle_gpu.vec) and marks tle_gpu.mask_per_element where its mask may differ inside
     a vector. A store of an mma accumulator to global memory may get a width beyond a
     thread's column pair (up to 16 bytes): the lanes of a quad trade registers first.
+    The first dot of a chain (attention's Q K^T) with too few rows for every warpgroup
+    repeats its rows on the extra warpgroups; the chain's second dot splits N between them.
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
