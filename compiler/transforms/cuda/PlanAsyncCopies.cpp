@@ -180,13 +180,14 @@ class AsyncCopyPlanner {
   // frees the registers the chained P V dot needs to stay in flight (tle-keep-dots-in-flight
   // keeps only one A in registers), and with no other warpgroup of the block to fill the
   // gaps, that overlap is worth more than the registers. Measured on the attention sweep
-  // (H200, N_CTX 4096, registers -> shared): d = 128 on 4 warps, 64-row tiles, 5 of 7 rows
-  // gained 2-9% (64x64 causal 364 -> 394 TFLOP/s, 64x128 351 -> 381), the others within
-  // 2%; d = 64 (16 registers) 0 to -4%; 128-row tiles (two blocks of rows a warpgroup)
-  // -9% to +4%; 8 warps, where two warpgroups share the block, -10% to +5%.
+  // (H200, N_CTX 4096, registers -> shared): d = 128 on 4 warps, 64-row tiles, 4 of 5 rows
+  // gained 2-9% (64x64 causal 364 -> 394 TFLOP/s, 64x128 351 -> 381), one lost 1.5%; d = 64
+  // (16 registers) 0 to -4%; 128-row tiles (two blocks of rows a warpgroup) -9% to +4%; 8
+  // warps, where two warpgroups share the block, -10% to +5%.
   bool overlapOutweighsRegisters(MmaWarps w, RankedTensorType operand) const {
     const int64_t threads = static_cast<int64_t>(numWarps_) * target_.threadsPerWarp();
-    return w.m * w.n == 4 && operand.getDimSize(0) == 64 && operand.getNumElements() / 2 / threads >= 32;
+    const bool oneWarpgroup = w.m * w.n == 4;
+    return oneWarpgroup && operand.getDimSize(0) == 64 && operand.getNumElements() / 2 / threads >= 32;
   }
 
   // Whether `loop`'s dot results (fp32: one register per element) and an A fragment of
