@@ -185,9 +185,8 @@ class AsyncCopyPlanner {
   // (16 registers) 0 to -4%; 128-row tiles (two blocks of rows a warpgroup) -9% to +4%; 8
   // warps, where two warpgroups share the block, -10% to +5%.
   bool overlapOutweighsRegisters(MmaWarps w, RankedTensorType operand) const {
-    const int64_t threads = static_cast<int64_t>(numWarps_) * target_.threadsPerWarp();
     const bool oneWarpgroup = w.m * w.n == 4;
-    return oneWarpgroup && operand.getDimSize(0) == 64 && operand.getNumElements() / 2 / threads >= 32;
+    return oneWarpgroup && operand.getDimSize(0) == 64 && operand.getNumElements() / 2 / threads() >= 32;
   }
 
   // Whether `loop`'s dot results (fp32: one register per element) and an A fragment of
@@ -195,12 +194,11 @@ class AsyncCopyPlanner {
   // file with two blocks resident (at most the per-thread limit: 4 warps have it whole),
   // beside the addresses, masks and softmax state that the sweep's configs were seen to need.
   bool fragmentFits(scf::ForOp loop, RankedTensorType operand) {
-    const int64_t threads = static_cast<int64_t>(numWarps_) * target_.threadsPerWarp();
     int64_t registers = operand.getNumElements() / 2;
     loop.getBody()->walk([&](ir::DotOp d) { registers += cast<RankedTensorType>(d.getType()).getNumElements(); });
     int64_t budget = target_.registersPerThread();
-    if (target_.registersPerProcessor() > 0) budget = std::min(budget, target_.registersPerProcessor() / (2 * threads));
-    return registers / threads + kRegistersBesideTiles <= budget;
+    if (target_.registersPerProcessor() > 0) budget = std::min(budget, target_.registersPerProcessor() / (2 * threads()));
+    return registers / threads() + kRegistersBesideTiles <= budget;
   }
 
   // Every thread holds whole 16-byte chunks in the load's coalesced layout (along either
@@ -211,6 +209,9 @@ class AsyncCopyPlanner {
     if (alongK && access.fast != *alongK) return false;
     return access.vector == operandChunkElements(type.getElementType());
   }
+
+  // The block's threads, over which a tile's registers spread.
+  int64_t threads() const { return static_cast<int64_t>(numWarps_) * target_.threadsPerWarp(); }
 
   // The tile covers whole mma.sync fragments of the warps the dot will have (is_mma16_operand).
   bool fillsFragments(ir::DotOp dot, unsigned opIdx, RankedTensorType type) {
