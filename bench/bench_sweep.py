@@ -5,7 +5,8 @@ the same config, on several shapes, in one process; cuBLAS (torch.matmul) for re
 fp8 kernels (bench/sweep_fp8.list: `mm_fp8...`) get the tutorial's fp8 inputs, float8_e5m2
 A and pre-transposed B, fp16 C, checked against the float32 product; no cuBLAS column
 (--fp8-b-row-major: B as `x @ W` passes it, N contiguous; the kernels without unit-stride
-hints only).
+hints only). `pm_` kernels (bench/sweep_persistent.list) are tutorial 09's persistent matmul,
+timed against Triton's JIT of that kernel with the same config.
 Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
 bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
 Usage: bench/bench_sweep.py [--build build-gpu/sweep] [--shapes MxNxK,...]"""
@@ -38,7 +39,7 @@ def main():
     import triton
     import tlec_kernels
     from bench_tutorials import bench, load_tutorial
-    tri = load_tutorial("03_matmul.tle")
+    tutorials = {"mm_": load_tutorial("03_matmul.tle"), "pm_": load_tutorial("09_persistent_matmul.tle")}
     kernels = tlec_kernels.load(args.build)
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
     print(f"{'config':30s} {'M x N x K':>18s} {'tlec TF/s':>9s} {'Triton':>7s} {'cuBLAS':>7s} {'Triton/tlec':>11s}")
@@ -47,7 +48,8 @@ def main():
     shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")] if args.shapes else SHAPES
     for (m, n, k) in shapes:
         for dt_name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16), ("fp8", torch.float8_e5m2)):
-            if not any(s.startswith("mm_" + dt_name) for s in kernels):
+            syms = sorted(s for s in kernels if s[3:].startswith(dt_name) and s[:3] in tutorials)
+            if not syms:
                 continue
             flops = 2.0 * m * n * k
             if dt_name == "fp8":  # tutorial 03's fp8 benchmark: b = b.T, then to float8_e5m2
@@ -67,10 +69,10 @@ def main():
                 c = matrix(m, n, torch.empty)
                 ref = torch.matmul(a, b)
                 t_cublas = bench(lambda: torch.matmul(a, b))
-            for sym in sorted(s for s in kernels if s.startswith("mm_" + dt_name)):
+            for sym in syms:
                 if args.fp8_b_row_major and sym.startswith("mm_fp8k1_"):
                     continue  # hinted stride_bk = 1
-                run_tlec, run_triton = matmul_launchers(kernels, tri, sym, a, b, c)
+                run_tlec, run_triton = matmul_launchers(kernels, tutorials[sym[:3]], sym, a, b, c)
                 c.fill_(float("nan"))
                 run_tlec()
                 err = (c.float() - ref.float()).abs().max().item()

@@ -57,12 +57,19 @@ def summarize(ratios):
           f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
 
 
+NUM_SMS = 132  # the persistent sweep kernels' NUM_SMS (bench/sweep_persistent.list)
+
+
 def matmul_launchers(kernels, tri, sym, a, b, c):
-    """tlec's and Triton's launch of matmul sweep kernel `sym` (mm_<dtype>_<BM>x<BN>x<BK>_s<stages>_w<warps>,
-    Triton tutorial 03's kernel with that config) computing c = a @ b, as two callables."""
-    bm, bn, bk, stages, warps = (int(x) for x in re.match(r"mm_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
+    """tlec's and Triton's launch of matmul sweep kernel `sym` computing c = a @ b, as two
+    callables: mm_<dtype>_<BM>x<BN>x<BK>_s<stages>_w<warps> is Triton tutorial 03's kernel with
+    that config (`tri` its module), pm_... tutorial 09's persistent kernel (`tri` that module),
+    launched on min(NUM_SMS, tiles) programs on both sides."""
+    bm, bn, bk, stages, warps = (int(x) for x in re.match(r"[mp]m_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
     (m, k), n = a.shape, b.shape[1]
-    grid = (math.ceil(m / bm) * math.ceil(n / bn),)
+    persistent = sym.startswith("pm_")
+    tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    grid = (min(NUM_SMS, tiles),) if persistent else (tiles,)
     strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
     # stride_ak, stride_bk and stride_cn hinted 1 are no parameters of the mm_fp8k1_ kernels.
     tlec_strides = (a.stride(0), b.stride(1), c.stride(0)) if sym.startswith("mm_fp8k1_") else strides
@@ -71,6 +78,9 @@ def matmul_launchers(kernels, tri, sym, a, b, c):
         kernels[sym](grid, a, b, c, m, n, k, *tlec_strides)
 
     def triton():
-        tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
-                                   GROUP_SIZE_M=8, ACTIVATION="", num_warps=warps, num_stages=stages)
+        config = dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, num_warps=warps, num_stages=stages)
+        if persistent:
+            tri.matmul_kernel_persistent[grid](a, b, c, m, n, k, *strides, NUM_SMS=NUM_SMS, **config)
+        else:
+            tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, ACTIVATION="", **config)
     return tlec, triton

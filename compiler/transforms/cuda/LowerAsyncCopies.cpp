@@ -42,8 +42,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr size_t kMaxDepth = 8;
-
 struct Chain {
   scf::ForOp loop;
   gpu::ConvertLayoutOp convert;
@@ -88,7 +86,7 @@ std::optional<Chain> chainFor(gpu::ConvertLayoutOp convert) {
     }
     auto nextArg = dyn_cast<BlockArgument>(yielded);
     if (!nextArg || nextArg.getOwner() != owner.getBody() || nextArg.getArgNumber() == 0 || !nextArg.hasOneUse() ||
-        chain.prologue.size() > kMaxDepth)
+        chain.prologue.size() > static_cast<size_t>(kMaxAsyncDepth))
       return std::nullopt;
     arg = nextArg;
   }

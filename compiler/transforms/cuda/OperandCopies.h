@@ -11,6 +11,9 @@ namespace tle::cuda {
 
 // cp.async's 16-byte chunk of 16-bit elements.
 constexpr int kOperandChunkElements = 8;
+// The most iterations ahead a loop's operand copies go (num_stages = 8): enough for every
+// config Triton's tutorials use (num_stages 5 on two warps goes 4 ahead, as Triton's does).
+constexpr int64_t kMaxAsyncDepth = 7;
 // Elements of `element` in one 16-byte chunk (16-bit: 8, fp8: 16).
 inline int64_t operandChunkElements(mlir::Type element) { return 128 / element.getIntOrFloatBitWidth(); }
 

@@ -47,7 +47,7 @@ def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, Ker
     16-byte chunks per thread, zero or no `other`, a tile of whole mma fragments; fp8 only
     where wgmma reads both operands, an N-contiguous B through its transpose in a slot twice
     the tile's size); sets the
-    loop's tle_gpu.async_depth to num_stages - 1 (1..3). Also marks a loop-invariant A
+    loop's tle_gpu.async_depth to num_stages - 1 (1..7; more stages get a warning). Also marks a loop-invariant A
     operand of such loops' wgmma dots whose register fragment would not fit beside the
     dots' results, or (on a block of one warpgroup, one 64-row block of rows) takes 32
     registers a thread or more: it stays resident in shared memory, and P V can stay in

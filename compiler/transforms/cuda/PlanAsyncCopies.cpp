@@ -7,7 +7,7 @@
 // wgmma will read them, which takes both operands of one format from slots, K-major (16
 // consecutive elements along K per thread; a B with them along N is transposed in its
 // slot): both loads of such a dot go, or neither. Such
-// loads are marked tle_gpu.async_copy; their loop gets tle_gpu.async_depth = num_stages - 1 (at most 3): how
+// loads are marked tle_gpu.async_copy; their loop gets tle_gpu.async_depth = num_stages - 1 (at most 7): how
 // many iterations ahead tle-prefetch-loads requests them when every dot load of the loop
 // goes this way. tle-lower-async-copies then makes the copies.
 //
@@ -41,8 +41,6 @@ using namespace mlir;
 
 namespace {
 
-// Tiles in shared memory are requested at most this many iterations ahead.
-constexpr int64_t kMaxDepth = 3;
 // Registers a loop of dots needs beyond its tiles, at the least: d = 128 attention with
 // 128 x 32 tiles on four warps holds 224 in tiles and fits in 255 without spilling; with
 // 128 x 64 tiles, 256 in tiles, it spills.
@@ -126,12 +124,17 @@ class AsyncCopyPlanner {
 
   int64_t slotBytes(ir::LoadOp load) { return gpu::slotBytes(cast<RankedTensorType>(load.getType()), transposedInSlot(load)); }
 
-  // num_stages - 1 iterations ahead, or as many as the target's shared memory holds: depth + 1
-  // slots of each of the loop's copied tiles beside the resident ones (the scratch and the
-  // staging come on top; the device library sizes them). Fewer than asked gets a warning.
+  // num_stages - 1 iterations ahead (at most kMaxAsyncDepth), or as many as the target's shared
+  // memory holds: depth + 1 slots of each of the loop's copied tiles beside the resident ones
+  // (the scratch and the staging come on top; the device library sizes them). Fewer than
+  // asked gets a warning.
   void setDepth(scf::ForOp loop, int64_t residentBytes) {
     const int64_t stages = ir::loopNumStages(loop, numStages_);
-    const int64_t wanted = std::clamp<int64_t>(stages - 1, 1, kMaxDepth);
+    const int64_t asked = std::max<int64_t>(stages - 1, 1);
+    if (asked > kMaxAsyncDepth)
+      loop.emitWarning() << "num_stages=" << stages << " is not honoured here: tlec copies dot operands at most "
+                         << kMaxAsyncDepth << " iterations ahead (num_stages=" << kMaxAsyncDepth + 1 << ")";
+    const int64_t wanted = std::min(asked, kMaxAsyncDepth);
     int64_t perSlot = 0;
     for (Operation &op : loop.getBody()->without_terminator())
       if (auto load = dyn_cast<ir::LoadOp>(op); load && gpu::isAsyncCopy(load)) perSlot += slotBytes(load);
