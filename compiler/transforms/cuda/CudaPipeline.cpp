@@ -13,6 +13,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createTransposeLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanAsyncCopies());
+  pm.addNestedPass<mlir::func::FuncOp>(createCarryCopyAddresses());
   pm.addNestedPass<mlir::func::FuncOp>(createPrefetchLoads());
   pm.addNestedPass<mlir::func::FuncOp>(common::createCloneIndexing());
   pm.addNestedPass<mlir::func::FuncOp>(createAssignLayouts());

@@ -57,6 +57,22 @@ def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, Ker
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def CarryCopyAddresses : Pass<"tle-carry-copy-addresses", "::mlir::func::FuncOp"> {
+  let summary = "carry the pointers of a loop's asynchronous copies that it computes from its induction variable";
+  let description = [{
+    A load marked tle_gpu.async_copy (tle-plan-async-copies) whose pointers the loop body
+    computes from the induction variable, affine in it with the same slope in every lane
+    (tutorial 09's `offs_k = ki * BLOCK_K + arange`, times uniform strides), gets them as a
+    carried tile instead: the address computation at the lower bound before the loop, and
+    `addptr(p, splat(step * slope))` yielded each iteration, as tutorial 03 writes it. ptxas
+    had chained the rebuilt 64-bit chunk addresses through one another: persistent
+    128x256x64 on 8 warps on an H200, 585-589 -> 600-614 TFLOP/s (Triton 635-666). Exact
+    wherever the source's 32-bit offsets do not overflow. Register loads keep their rebuilt
+    addresses (a carried tile holds a 64-bit address per element across the loop).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PrefetchLoads : Pass<"tle-prefetch-loads", "::mlir::func::FuncOp">, KernelOptions {
   let summary = "issue the loads that feed tl.dot num_stages - 1 loop iterations ahead";
   let description = [{
