@@ -25,7 +25,7 @@ struct Options {
   std::vector<std::string> signatures;
   std::vector<std::string> outNames;  // --out-name, paired with kernels
   unsigned numWarps = 4;
-  unsigned numStages = 3;
+  unsigned numStages = 0;  // 0: not given (the kernel keeps the default, ir::kDefaultNumStages)
   // --specialize: compile variants for what unhinted parameters turn out to be at launch
   // (aligned, equal to 1, multiples of 16 bytes of elements) and let the launcher pick (CUDA targets).
   bool specialize = true;

@@ -32,6 +32,10 @@ unsigned numStages(Operation *op, unsigned override) {
   return kDefaultNumStages;
 }
 
+bool numStagesAsked(Operation *loop, unsigned override) {
+  return override != 0 || ownNumStages(loop).has_value() || static_cast<bool>(dialect(loop).getNumStagesAttrHelper().getAttr(kernelOf(loop)));
+}
+
 unsigned clusterSize(Operation *op) {
   if (auto n = dialect(op).getClusterSizeAttrHelper().getAttr(kernelOf(op))) return static_cast<unsigned>(n.getInt());
   return 1;
@@ -107,7 +111,8 @@ void setKernelSettings(Operation *kernel, unsigned numWarps, unsigned numStages,
   Builder b(kernel->getContext());
   d.getKernelAttrHelper().setAttr(kernel, b.getUnitAttr());
   d.getNumWarpsAttrHelper().setAttr(kernel, b.getI32IntegerAttr(static_cast<int32_t>(numWarps)));
-  d.getNumStagesAttrHelper().setAttr(kernel, b.getI32IntegerAttr(static_cast<int32_t>(numStages)));
+  // Recorded only when given, so that a pass can tell a request from the default.
+  if (numStages != 0) d.getNumStagesAttrHelper().setAttr(kernel, b.getI32IntegerAttr(static_cast<int32_t>(numStages)));
   d.getTargetAttrHelper().setAttr(kernel, b.getStringAttr(target.name()));
 }
 

@@ -42,6 +42,11 @@ void setLoopNumStages(mlir::Operation *loop, unsigned numStages);
 void setLoopUnrollFactor(mlir::Operation *loop, unsigned factor);
 std::optional<unsigned> loopUnrollFactor(mlir::Operation *loop);
 
+// Whether `loop`'s depth was asked for: by tl.range(num_stages=), by the kernel's num_stages
+// (--num-stages; a kernel without one runs at kDefaultNumStages), or by a pass's override.
+bool numStagesAsked(mlir::Operation *loop, unsigned override = 0);
+
+// numStages 0: not given (nothing recorded; numStages() answers kDefaultNumStages).
 void setKernelSettings(mlir::Operation *kernel, unsigned numWarps, unsigned numStages, const TargetInfo &target);
 
 }  // namespace tle::ir

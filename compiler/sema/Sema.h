@@ -31,7 +31,7 @@ struct SemaOptions {
   std::vector<KernelRequest> kernels;  // empty: every @jit kernel whose parameters can be bound
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
   unsigned numWarps = 4;
-  unsigned numStages = 3;
+  unsigned numStages = 0;  // 0: not given; recorded on a kernel only when given
   const TargetInfo *target = &defaultTarget();
   // Where `import NAME` looks for NAME.tle after the importing file's directory: the -I
   // directories in order, then tlec's own stdlib/tle.

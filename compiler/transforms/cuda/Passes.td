@@ -85,6 +85,10 @@ def PrefetchLoads : Pass<"tle-prefetch-loads", "::mlir::func::FuncOp">, KernelOp
     holds an address and a predicate per element, twice when ahead. A loop without dot-feeding loads whose own
     num_stages (tl.range) is at least 2 gets its tile loads one iteration ahead, up to 256
     bytes a thread, even past its stores (Triton's pipelining of such loops).
+    Where num_stages was asked for (--num-stages, tl.range(num_stages=), or this pass's
+    option; not the default) and a load falls short of it, an ignored-hint warning at the
+    load says why (registers: one ahead; read element by element or over the register
+    budget: in its own iteration), or at the loop where it is not pipelined at all.
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::ir::TleDialect", "::mlir::arith::ArithDialect"];

@@ -54,6 +54,8 @@ constexpr int64_t kMaxBytesPerThread = 128;
 // tutorial's row loop gained with 256 bytes per thread ahead (16384 columns on 8 warps,
 // 2716 -> 3700 GB/s) and lost with 512 (16384 on 4 warps: 2690 -> 2415, spilled).
 constexpr int64_t kMaxStreamingBytesPerThread = 256;
+constexpr llvm::StringLiteral kUnmovableUpdates =
+    "the loop's updates of its addresses cannot move ahead of its loads, so they are not issued ahead of their iteration";
 
 // Does `load`'s value reach operand a or b of a tl.dot in its block, through conversions
 // only?
@@ -145,6 +147,13 @@ bool readsByElements(ir::LoadOp load, const common::AxisAnalysis &axis, const Ta
   return ptrType && narrowerThanWidest(ptrType, predictedAccess(ptrType, axis.lookup(load.getPtr()), warps, t).vector, t);
 }
 
+// The kernel of `op` is the generic variant of several (--specialize=auto), the one the
+// launcher runs when the arguments meet no specialized variant's assumptions.
+bool isGenericVariant(Operation *op) {
+  Operation *kernel = op->getParentOfType<func::FuncOp>();
+  return !ir::dispatchSymbol(kernel).empty() && ir::variantIndex(kernel) == 0;
+}
+
 struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
   using PrefetchLoadsBase::PrefetchLoadsBase;
 
@@ -157,15 +166,32 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });  // inner loops first
     for (scf::ForOp loop : loops) {
       int64_t stages = ir::loopNumStages(loop, defaultStages);
-      if (stages >= 2) pipeline(loop, t, warps, ir::ownNumStages(loop).has_value());
+      if (stages < 2) continue;
+      Shortfall shortfall{ir::numStagesAsked(loop, numStages) ? stages : 0};
+      pipeline(loop, t, warps, ir::ownNumStages(loop).has_value(), shortfall);
     }
   }
+
+  // What a loop asked for (num_stages given, not the default) and did not get: a warning at
+  // the load or loop that falls short, with why.
+  struct Shortfall {
+    int64_t asked;  // 0: nothing asked, nothing said
+
+    void load(Location at, const Twine &why, int64_t ahead) const {
+      if (asked == 0 || ahead >= asked - 1) return;
+      emitWarning(at) << "num_stages=" << asked << " is not honoured for this load: " << why << ", so it is loaded "
+                      << (ahead == 0 ? "in its own iteration (num_stages=1)" : "one iteration ahead (num_stages=2)");
+    }
+    void loop(scf::ForOp loop, const Twine &why) const {
+      if (asked != 0) loop.emitWarning() << "num_stages=" << asked << " is not honoured here: " << why;
+    }
+  };
 
   // `ownStages`: the loop asked for stages itself (tl.range(num_stages=)). Where no load of
   // such a loop feeds a dot, its tile loads go one iteration ahead instead, as Triton
   // pipelines the loads of a loop with its own num_stages: even past the loop's stores (a
   // load of what the previous iteration stored would see the old value; docs/language.md).
-  void pipeline(scf::ForOp loop, const TargetInfo &t, unsigned warps, bool ownStages) {
+  void pipeline(scf::ForOp loop, const TargetInfo &t, unsigned warps, bool ownStages, const Shortfall &shortfall) {
     const int64_t threads = int64_t(warps) * t.threadsPerWarp();
     // Facts of this loop's addresses as they stand now (an inner loop may have been rebuilt),
     // analysed once a register tile needs them.
@@ -183,9 +209,20 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       // Tiles copied asynchronously take no registers: only the others count.
       bool async = gpu::isAsyncCopy(load);
       if (!async && !axis) axis.emplace(loop->getParentOfType<func::FuncOp>());
-      if (!async && readsByElements(load, *axis, t, warps)) continue;
+      if (!async && readsByElements(load, *axis, t, warps)) {
+        shortfall.load(load.getLoc(),
+                       Twine("its addresses are not known to be aligned and contiguous (it is read element by element") +
+                           (isGenericVariant(loop) ? " in the generic variant, which runs for arguments no specialized variant fits)"
+                                                   : ")"),
+                       0);
+        continue;
+      }
       int64_t b = async ? 0 : bytesPerThread(&op, threads);
-      if (bytes + b > kMaxBytesPerThread) continue;
+      if (bytes + b > kMaxBytesPerThread) {
+        shortfall.load(load.getLoc(), "ahead of its iteration its tile would take more than " + Twine(kMaxBytesPerThread) +
+                                          " bytes of registers a thread beside the other tiles in flight", 0);
+        continue;
+      }
       bytes += b;
       loads.push_back(&op);
     }
@@ -213,21 +250,23 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       if (effects ? effects.hasEffect<MemoryEffects::Write>() : !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
         writes = true;
     });
-    if (writes) return;
+    if (writes) return shortfall.loop(loop, "the loop writes memory, so its loads are not issued ahead of its iteration");
     // Tiles in shared memory are requested as far ahead as planned; tiles in registers one
     // iteration ahead (each further one would hold another tile).
     SmallVector<int64_t> depths;
     for (Operation *load : loads) depths.push_back(gpu::isAsyncCopy(load) ? gpu::asyncDepth(loop).value_or(1) : 1);
     int64_t depth = 1;
     for (int64_t d : depths) depth = std::max(depth, d);
-    if (!constantStep && depth > 1) return;  // i + depth * step needs the step
+    if (!constantStep && depth > 1)  // i + depth * step needs the step
+      return shortfall.loop(loop, "the loop's step is not a constant, so its loads are not issued ahead of their iteration");
     Operation *insertionPoint = loads.front();
 
     // Each load's address computation, and the yielded values it will read in place of the
     // carried ones.
     SmallVector<llvm::SetVector<Operation *>> slices(loads.size());
     for (auto [load, slice] : llvm::zip(loads, slices))
-      if (failed(addressSlice(load, body, slice))) return;
+      if (failed(addressSlice(load, body, slice)))
+        return shortfall.loop(loop, "an address is read from memory in the loop, so its loads are not issued ahead of their iteration");
     // The carried values the addresses depend on, directly or through the updates that
     // the loop yields for them (a pointer advanced each iteration), and those updates.
     llvm::SetVector<unsigned> state;  // iter_arg numbers
@@ -245,13 +284,13 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
       Operation *def = yield.getOperand(state[i]).getDefiningOp();
       if (!def || def->getBlock() != body) continue;
       llvm::SetVector<Operation *> ops;
-      if (failed(addressSlice(def, body, ops))) return;
+      if (failed(addressSlice(def, body, ops))) return shortfall.loop(loop, kUnmovableUpdates);
       ops.insert(def);
       for (Operation *op : ops) {
         // At depth 1 the updates already above the loads stay where they are, unexamined.
         bool after = insertionPoint->isBeforeInBlock(op) || op == insertionPoint;
         if (depth == 1 && !after) continue;
-        if (llvm::is_contained(loads, op) || !isMovable(op)) return;
+        if (llvm::is_contained(loads, op) || !isMovable(op)) return shortfall.loop(loop, kUnmovableUpdates);
         if (update.insert(op) && depth > 1) noteLeaves(op);
       }
     }
@@ -352,6 +391,16 @@ struct PrefetchLoadsPass : impl::PrefetchLoadsBase<PrefetchLoadsPass> {
           return yielded;
         });
     if (failed(newLoop)) return;
+    // Tiles that wait in registers go one iteration ahead whatever was asked.
+    for (auto [load, loadDepth] : llvm::zip(loads, depths)) {
+      if (streaming)
+        shortfall.load(load->getLoc(), "it feeds no dot, and such tiles wait in registers", loadDepth);
+      else if (!gpu::isAsyncCopy(load))
+        shortfall.load(load->getLoc(),
+                       "its tile reaches the dot through registers (only tiles of 16-bit or fp8 elements in 16-byte chunks, "
+                       "of whole mma fragments, with no `other` but zero, are copied into shared memory asynchronously)",
+                       loadDepth);
+    }
     if (shifted) {
       auto forOp = cast<scf::ForOp>(newLoop->getOperation());
       for (auto [i, init] : llvm::zip(state, shiftedInits)) forOp.getInitArgsMutable()[i].assign(init);
