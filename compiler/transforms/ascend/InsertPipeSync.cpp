@@ -195,6 +195,13 @@ struct InsertPipeSyncPass : impl::InsertPipeSyncBase<InsertPipeSyncPass> {
       if (auto stages = ir::ownNumStages(loop); stages && *stages > 1)
         loop.emitWarning() << "tl.range(num_stages=" << *stages
                            << ") is not honoured on Ascend yet: each iteration's copies and vector work finish before the next starts";
+      // The kernel's --num-stages, where it was given, at the loops that copy from global memory.
+      const unsigned kernelStages = ir::numStages(loop);
+      bool copies = false;
+      loop.getBody()->walk([&](dsa::CopyInOp) { copies = true; });
+      if (!ir::ownNumStages(loop) && ir::numStagesAsked(loop) && kernelStages > 1 && copies)
+        loop.emitWarning() << "num_stages=" << kernelStages
+                           << " (--num-stages) is not honoured on Ascend yet: each iteration's copies and vector work finish before the next starts";
     });
     for (Block &block : getOperation().getBody()) runOnBlock(block);
   }
