@@ -191,17 +191,20 @@ struct InsertPipeSyncPass : impl::InsertPipeSyncBase<InsertPipeSyncPass> {
 
   void runOnOperation() override {
     // Every loop body drains the pipes, so no iteration overlaps the next one.
+    // A loop's own num_stages, or the kernel's --num-stages where it was given (at the loops
+    // that copy from global memory).
     getOperation().walk([](scf::ForOp loop) {
-      if (auto stages = ir::ownNumStages(loop); stages && *stages > 1)
-        loop.emitWarning() << "tl.range(num_stages=" << *stages
-                           << ") is not honoured on Ascend yet: each iteration's copies and vector work finish before the next starts";
-      // The kernel's --num-stages, where it was given, at the loops that copy from global memory.
-      const unsigned kernelStages = ir::numStages(loop);
+      constexpr llvm::StringLiteral kNotPipelined =
+          " is not honoured on Ascend yet: each iteration's copies and vector work finish before the next starts";
+      if (auto stages = ir::ownNumStages(loop)) {
+        if (*stages > 1) loop.emitWarning() << "tl.range(num_stages=" << *stages << ")" << kNotPipelined;
+        return;
+      }
+      const unsigned stages = ir::numStages(loop);
+      if (stages <= 1 || !ir::numStagesAsked(loop)) return;
       bool copies = false;
       loop.getBody()->walk([&](dsa::CopyInOp) { copies = true; });
-      if (!ir::ownNumStages(loop) && ir::numStagesAsked(loop) && kernelStages > 1 && copies)
-        loop.emitWarning() << "num_stages=" << kernelStages
-                           << " (--num-stages) is not honoured on Ascend yet: each iteration's copies and vector work finish before the next starts";
+      if (copies) loop.emitWarning() << "num_stages=" << stages << " (--num-stages)" << kNotPipelined;
     });
     for (Block &block : getOperation().getBody()) runOnBlock(block);
   }

@@ -19,6 +19,8 @@
 // registers for a register load holds a 64-bit address per element across the loop.
 #include "transforms/cuda/Passes.h"
 
+#include "transforms/common/SplatScalar.h"
+
 #include "ir/Dialect.h"
 #include "ir/GpuDialect.h"
 
@@ -90,11 +92,9 @@ private:
         v = def->getOperand(0);
         continue;
       }
-      if (auto splat = dyn_cast<ir::SplatOp>(def)) return hoisted(splat.getSrc());
-      if (auto c = dyn_cast<arith::ConstantOp>(def))
-        if (auto dense = dyn_cast<SplatElementsAttr>(c.getValue()))
-          return before.create<arith::ConstantOp>(c.getLoc(), dense.getSplatValue<TypedAttr>());
-      return nullptr;
+      // A constant is made before the loop; a splat's source is hoisted there.
+      Value scalar = common::splatScalarValue(v, before);
+      return scalar ? hoisted(scalar) : nullptr;
     }
     return nullptr;
   }
@@ -220,9 +220,9 @@ void carryCopyAddresses(scf::ForOp loop) {
         clone->erase();
       }
     }
-    Value stride = loop.getStep();
-    if (stride.getType() != slope->getType()) stride = b.createOrFold<arith::ExtSIOp>(loop.getLoc(), slope->getType(), stride);
-    Value step = b.createOrFold<arith::MulIOp>(loop.getLoc(), *slope, stride);
+    Value loopStep = loop.getStep();
+    if (loopStep.getType() != slope->getType()) loopStep = b.createOrFold<arith::ExtSIOp>(loop.getLoc(), slope->getType(), loopStep);
+    Value step = b.createOrFold<arith::MulIOp>(loop.getLoc(), *slope, loopStep);
     carried.push_back({load, first.lookup(ptr), step, def->getLoc()});
   }
   // What the slopes built for addresses left alone goes again.
