@@ -6,7 +6,8 @@ fp8 kernels (bench/sweep_fp8.list: `mm_fp8...`) get the tutorial's fp8 inputs, f
 A and pre-transposed B, fp16 C, checked against the float32 product; no cuBLAS column
 (--fp8-b-row-major: B as `x @ W` passes it, N contiguous; the kernels without unit-stride
 hints only). `pm_` kernels (bench/sweep_persistent.list) are tutorial 09's persistent matmul,
-timed against Triton's JIT of that kernel with the same config.
+timed against Triton's JIT of that kernel with the same config; `dp_` kernels
+(bench/sweep_descriptor.list) are its tensor-descriptor form, given B as an N x K copy.
 Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
 bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
 Usage: bench/bench_sweep.py [--build build-gpu/sweep] [--shapes MxNxK,...]"""
@@ -39,7 +40,8 @@ def main():
     import triton
     import tlec_kernels
     from bench_tutorials import bench, load_tutorial
-    tutorials = {"mm_": load_tutorial("03_matmul.tle"), "pm_": load_tutorial("09_persistent_matmul.tle")}
+    persistent = load_tutorial("09_persistent_matmul.tle")
+    tutorials = {"mm_": load_tutorial("03_matmul.tle"), "pm_": persistent, "dp_": persistent}
     kernels = tlec_kernels.load(args.build)
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
     print(f"{'config':30s} {'M x N x K':>18s} {'tlec TF/s':>9s} {'Triton':>7s} {'cuBLAS':>7s} {'Triton/tlec':>11s}")

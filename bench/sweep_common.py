@@ -64,10 +64,14 @@ def matmul_launchers(kernels, tri, sym, a, b, c):
     """tlec's and Triton's launch of matmul sweep kernel `sym` computing c = a @ b, as two
     callables: mm_<dtype>_<BM>x<BN>x<BK>_s<stages>_w<warps> is Triton tutorial 03's kernel with
     that config (`tri` its module), pm_... tutorial 09's persistent kernel (`tri` that module),
-    launched on min(NUM_SMS, tiles) programs on both sides."""
-    bm, bn, bk, stages, warps = (int(x) for x in re.match(r"[mp]m_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
+    launched on min(NUM_SMS, tiles) programs on both sides; dp_..._e<0|1> its tensor-descriptor
+    form (descriptors made in the kernel, epilogue subtiled or not), given B as a contiguous
+    N x K copy of `b`, and Triton an allocator for its descriptors."""
+    bm, bn, bk, stages, warps = (int(x) for x in re.match(r"[mpd][mp]_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
     (m, k), n = a.shape, b.shape[1]
-    persistent = sym.startswith("pm_")
+    persistent = sym[:3] in ("pm_", "dp_")
+    if sym.startswith("dp_"):
+        return _descriptor_launchers(kernels, tri, sym, a, b, c, (bm, bn, bk, stages, warps))
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
     grid = (min(NUM_SMS, tiles),) if persistent else (tiles,)
     strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
@@ -84,3 +88,31 @@ def matmul_launchers(kernels, tri, sym, a, b, c):
         else:
             tri.matmul_kernel.fn[grid](a, b, c, m, n, k, *strides, ACTIVATION="", **config)
     return tlec, triton
+
+
+_nk_copies = {}
+
+
+def _descriptor_launchers(kernels, tri, sym, a, b, c, config):
+    import torch
+    import triton
+    bm, bn, bk, stages, warps = config
+    subtile = bool(int(re.search(r"_e(\d)$", sym).group(1)))
+    (m, k), n = a.shape, b.shape[1]
+    key = (b.data_ptr(), tuple(b.shape), tuple(b.stride()))
+    if key not in _nk_copies:
+        _nk_copies.clear()
+        _nk_copies[key] = b.T.contiguous()
+    b_nk = _nk_copies[key]
+    assert a.is_contiguous() and c.is_contiguous(), "the descriptor kernel assumes row-major A and C"
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+    grid = (min(NUM_SMS, math.ceil(m / bm) * math.ceil(n / bn)),)
+
+    def tlec():
+        kernels[sym](grid, a, b_nk, c, m, n, k)
+
+    def triton_run():
+        tri.matmul_kernel_descriptor_persistent[grid](
+            a, b_nk, c, m, n, k, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8,
+            EPILOGUE_SUBTILE=subtile, NUM_SMS=NUM_SMS, WARP_SPECIALIZE=False, num_warps=warps, num_stages=stages)
+    return tlec, triton_run

@@ -675,6 +675,7 @@ void FunctionLowering::forStmt(const For &s) {
   static const std::set<std::string> kHonoured = {"num_stages", "loop_unroll_factor"};
   static const std::set<std::string> kNotHonoured = {"disallow_acc_multi_buffer", "flatten", "warp_specialize", "disable_licm",
                                                      "pipe_stages", "pipe_orders", "executors"};
+  static const std::set<std::string> kSwitches = {"disallow_acc_multi_buffer", "flatten", "warp_specialize", "disable_licm"};
   std::map<std::string, Value> options;
   for (const Keyword &k : callExpr->keywords) {
     if (iterFn.text == "range" || iterFn.text == "triton.language.static_range" || k.arg.empty() ||
@@ -687,6 +688,12 @@ void FunctionLowering::forStmt(const For &s) {
                         : " (its keywords: num_stages, loop_unroll_factor, disallow_acc_multi_buffer, flatten, warp_specialize, "
                           "disable_licm; tle.range also pipe_stages, pipe_orders, executors)"));
     if (kNotHonoured.count(k.arg)) {
+      // A switch that is off (tutorial 09's warp_specialize=WARP_SPECIALIZE at False) asks
+      // for nothing; the others are kernel expressions too, but not all (`executors`).
+      if (kSwitches.count(k.arg)) {
+        Value v = expr(*k.value);
+        if ((v.kind == Value::Kind::Bool && !v.boolValue) || (v.kind == Value::Kind::Int && v.intValue == 0)) continue;
+      }
       cx_.diags().report(DiagId::IgnoredHint, k.range,
                     "the loop hint '" + k.arg + "' is not honoured by tlec yet; the loop is compiled without it");
       continue;
