@@ -10,7 +10,9 @@ timed against Triton's JIT of that kernel with the same config; `dp_` kernels
 (bench/sweep_descriptor.list) are its tensor-descriptor form, given B as an N x K copy.
 Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
 bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
-Usage: bench/bench_sweep.py [--build build-gpu/sweep] [--shapes MxNxK,...]"""
+--baseline DIR times the same kernels of another build (an earlier commit's) in the same
+process, as a column beside them: tlec / baseline throughput.
+Usage: bench/bench_sweep.py [--build build-gpu/sweep] [--baseline DIR] [--shapes MxNxK,...]"""
 import argparse
 import os
 
@@ -32,6 +34,8 @@ def main():
     parser.add_argument("--padded", action="store_true",
                         help="fp16/bf16 operands and C as views of storage whose rows are padded to multiples of 8 "
                              "elements: odd sizes with 16-byte row strides (a slice of a larger buffer)")
+    parser.add_argument("--baseline", default="",
+                        help="another build of the same kernels (bench/gen_sweep.sh at an earlier commit), timed beside them")
     parser.add_argument("--fp8-b-row-major", action="store_true",
                         help="fp8 B row-major (N contiguous, stride_bn = 1) instead of the tutorial's pre-transposed B")
     args = parser.parse_args()
@@ -43,9 +47,13 @@ def main():
     persistent = load_tutorial("09_persistent_matmul.tle")
     tutorials = {"mm_": load_tutorial("03_matmul.tle"), "pm_": persistent, "dp_": persistent}
     kernels = tlec_kernels.load(args.build)
+    if args.baseline:
+        build(args.baseline)
+    baseline = tlec_kernels.load(args.baseline) if args.baseline else {}
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
-    print(f"{'config':30s} {'M x N x K':>18s} {'tlec TF/s':>9s} {'Triton':>7s} {'cuBLAS':>7s} {'Triton/tlec':>11s}")
-    ratios = []
+    print(f"{'config':30s} {'M x N x K':>18s} {'tlec TF/s':>9s} {'Triton':>7s} {'cuBLAS':>7s} {'Triton/tlec':>11s}" +
+          (f" {'baseline':>8s} {'tlec/base':>9s}" if baseline else ""))
+    ratios, base_ratios = [], []
     torch.manual_seed(0)
     shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")] if args.shapes else SHAPES
     for (m, n, k) in shapes:
@@ -90,9 +98,19 @@ def main():
                     continue
                 ratio = t_tri / t_tlec
                 ratios.append(ratio)
+                extra = ""
+                if sym in baseline:
+                    run_base, _ = matmul_launchers(baseline, tutorials[sym[:3]], sym, a, b, c)
+                    c.fill_(float("nan"))
+                    run_base()
+                    t_base = bench(run_base)
+                    base_ratios.append(t_base / t_tlec)
+                    extra = f" {flops / t_base / 1e9:8.0f} {t_base / t_tlec:8.2f}x"
                 print(f"{sym[3:]:30s} {f'{m}x{n}x{k}':>18s} {flops / t_tlec / 1e9:9.0f} {flops / t_tri / 1e9:7.0f} "
-                      f"{flops / t_cublas / 1e9:7.0f} {ratio:10.2f}x", flush=True)
+                      f"{flops / t_cublas / 1e9:7.0f} {ratio:10.2f}x{extra}", flush=True)
     summarize(ratios)
+    if base_ratios:
+        summarize(base_ratios, "baseline/tlec time")
 
 
 if __name__ == "__main__":

@@ -48,12 +48,12 @@ def compare(label, width, bench, run_tlec, run_triton, rate):
     return ratio
 
 
-def summarize(ratios):
+def summarize(ratios, label="Triton/tlec"):
     """The sweep's summary line: geometric mean, extremes and rows at the issue's 0.9x floor."""
     if not ratios:
         return
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    print(f"\n{len(ratios)} rows: geometric mean Triton/tlec {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
+    print(f"\n{len(ratios)} rows: geometric mean {label} {geo:.2f}x, min {min(ratios):.2f}x, max {max(ratios):.2f}x, "
           f"{sum(r >= 0.9 for r in ratios)} rows >= 0.9x")
 
 

@@ -49,5 +49,9 @@ add_sig="*fp32:16, *fp32:16, *fp32:16, i32, 1024"
 # ... and a cluster of 16 blocks (beyond the portable 8: tle/module.h opts the kernel in).
 "$build/bin/tlec" tests/gpu/kernels/clusters.tle --kernel cluster_ring16 --signature "*fp32, *fp32, 128" --target "cuda:$arch" \
   -o "$out/ring16.cubin"
+# ... and tutorial 09's descriptor matmul, whose aligned variants take TMA tensor maps that
+# tle/module.h encodes from the arguments (NAME_tle_tensor_maps).
+"$build/bin/tlec" tests/corpus/triton/09_persistent_matmul.tle --kernel matmul_kernel_descriptor_persistent --num-warps 8 --num-stages 3 \
+  --signature "*fp16, *fp16, *fp16, i32, i32, i32, 128, 128, 64, 8, 0, 132, 0" --target "cuda:$arch" -o "$out/desc_mm.cubin" 2>/dev/null
 cc -std=c11 -O2 -shared -fPIC -Wall -Werror -Iruntime/include tests/gpu/module_shim.c -o "$out/libtle_module_shim.so" -ldl -lpthread
 echo "gpu-build: $(wc -l < "$out/kernels.txt") kernels in $out/libtle_gpu_kernels.so"

@@ -495,6 +495,15 @@ LogicalResult DescStoreOp::verify() {
   return success();
 }
 
+LogicalResult DescriptorBlockOp::verify() {
+  auto ptrs = cast<RankedTensorType>(getPtrs().getType());
+  const size_t rank = static_cast<size_t>(ptrs.getRank());
+  if (getShape().size() != rank || getStrides().size() != rank || getOffsets().size() != rank)
+    return emitOpError("needs one extent, stride and offset per dimension of the block");
+  if (ptrs.getElementType() != getBase().getType()) return emitOpError("the pointers must point where the base does");
+  return success();
+}
+
 LogicalResult RemoteOp::verify() {
   Type src = getSrc().getType(), dst = getType();
   if (getSpace() == "cluster") {

@@ -58,11 +58,15 @@ def Tle_DotOperandLayout : Tle_Attr<"DotOperandLayout", "dot_op"> {
 // swizzle atom of wgmma), `slotBytes` long. `alignment` is the whole region's.
 def Tle_SharedMemoryPlan : Tle_Attr<"SharedMemoryPlan", "shared_memory"> {
   let summary = "a kernel's shared-memory plan";
+  let description = [{
+    `scratch_in_slots`: the scratch starts where the operand slots do and shares their bytes
+    (no op that needs it runs while a ring's slots are in use).
+  }];
   let parameters = (ins "int64_t":$bufferBytes, "bool":$scratch, "unsigned":$staging, "int64_t":$slotBytes,
-                        "int64_t":$alignment);
+                        "int64_t":$alignment, DefaultValuedParameter<"bool", "false">:$scratchInSlots);
   let assemblyFormat = [{
     `<` `buffers` `=` $bufferBytes `,` `scratch` `=` $scratch `,` `staging` `=` $staging `,` `slots` `=` $slotBytes `,`
-        `align` `=` $alignment `>`
+        `align` `=` $alignment (`,` `scratch_in_slots` `=` $scratchInSlots^)? `>`
   }];
 }
 

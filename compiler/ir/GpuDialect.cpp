@@ -127,6 +127,12 @@ void setAsyncCopy(Operation *load, bool async) {
   if (async) helper.setAttr(load, UnitAttr::get(load->getContext()));
   else if (helper.isAttrPresent(load)) helper.removeAttr(load);
 }
+bool isTmaCopy(Operation *load) { return dialectOf(load).getTmaCopyAttrHelper().isAttrPresent(load); }
+void setTmaCopy(Operation *load, bool tma) {
+  auto helper = dialectOf(load).getTmaCopyAttrHelper();
+  if (tma) helper.setAttr(load, UnitAttr::get(load->getContext()));
+  else if (helper.isAttrPresent(load)) helper.removeAttr(load);
+}
 std::optional<int> asyncDepth(Operation *loop) {
   if (auto v = dialectOf(loop).getAsyncDepthAttrHelper().getAttr(loop)) return static_cast<int>(v.getInt());
   return std::nullopt;
@@ -339,6 +345,29 @@ LogicalResult AsyncCopyOp::verify() {
   }
   if (!getStrides().empty() && static_cast<int64_t>(getStrides().size()) != getPtr().getType().getRank())
     return emitOpError("takes one stride per dimension of the tile, or none");
+  return success();
+}
+
+LogicalResult TensorMapOp::verify() {
+  if (getShape().size() != 2 || getStrides().size() != 2) return emitOpError("takes the two extents and strides of a 2-D tensor");
+  if (getBox().size() != 2 || getBox()[0] < 1 || getBox()[0] > 256 || getBox()[1] < 1 || getBox()[1] > 256)
+    return emitOpError("box extents must be between 1 and 256, one per dimension");
+  const int32_t swizzle = getSwizzleBytes();
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128) return emitOpError("swizzle_bytes must be 0, 32, 64 or 128");
+  return success();
+}
+
+LogicalResult TmaCopyOp::verify() {
+  RankedTensorType staged = getRing().getType().getStaged();
+  if (staged.getRank() != 2 || getCoords().size() != 2) return emitOpError("copies 2-D blocks: two coordinates");
+  const unsigned slots = getRing().getType().getSlots();
+  if (getBarriers().getType().getSlots() != slots) return emitOpError("needs one barrier per slot of the ring");
+  if (auto slot = getSlot(); slot && *slot >= slots)
+    return emitOpError("slot ") << *slot << " is outside the ring's " << slots << " slots";
+  if (auto behind = getSlotsBehind()) {
+    if (getSlot()) return emitOpError("takes a slot or slots_behind, not both");
+    if (*behind >= slots) return emitOpError("slots_behind must be between 0 and the ring's slots - 1");
+  }
   return success();
 }
 

@@ -71,6 +71,9 @@ mlir::Attribute transposedBlockedLayout(mlir::Attribute layout, llvm::ArrayRef<i
 // A load planned as an asynchronous copy into shared memory (tle-plan-async-copies).
 bool isAsyncCopy(mlir::Operation *load);
 void setAsyncCopy(mlir::Operation *load, bool async);
+// A planned asynchronous copy of a descriptor block that goes by TMA (tle-plan-tma-copies).
+bool isTmaCopy(mlir::Operation *load);
+void setTmaCopy(mlir::Operation *load, bool tma);
 // How many iterations ahead a loop's asynchronous copies are issued; nullopt: the loop has none.
 std::optional<int> asyncDepth(mlir::Operation *loop);
 void setAsyncDepth(mlir::Operation *loop, int depth);

@@ -247,6 +247,74 @@ def TleGpu_DotsWaitOp : TleGpu_Op<"dots_wait", [MemoryEffects<[MemRead, MemWrite
   let hasVerifier = 1;
 }
 
+// ---- ring copies by the tensor memory accelerator (tle-lower-tma-copies) ------------------
+// A ring loop whose every copy reads a block of a tensor descriptor (sm_90+) copies it with
+// TMA instead of cp.async: thread 0 issues each block as boxes into the slot's swizzled
+// arrangement (the one the cp.async copies write), and the slot's mbarrier completes a phase
+// when the bytes have landed.
+def TleGpu_TensorMapType : TypeDef<TleGpu_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "a TMA tensor map (CUtensorMap), encoded by the launcher and passed as a kernel parameter";
+}
+
+def TleGpu_TmaBarriersType : TypeDef<TleGpu_Dialect, "TmaBarriers"> {
+  let mnemonic = "tma_barriers";
+  let summary = "one mbarrier per slot of a ring loop's operand rings";
+  let parameters = (ins "unsigned":$slots);
+  let assemblyFormat = "`<` $slots `>`";
+}
+
+def TleGpu_TensorMapOp : TleGpu_Op<"tensor_map", [Pure, AttrSizedOperandSegments]> {
+  let summary = "the tensor map of the 2-D tensor at `base`, read in boxes of `box` elements (rows, then columns)";
+  let description = [{
+    `shape` and `strides` in elements, outermost dimension first; the last stride is 1. Every
+    operand is a kernel argument, a constant or integer arithmetic of them
+    (tle-plan-tma-copies checks it): the launcher computes them and encodes the map before
+    the launch, and the kernel receives it as a __grid_constant__ parameter. Out-of-bounds
+    elements of a box read zero. `swizzle_bytes` (128, 64, 32 or 0) is the 16-byte-chunk
+    swizzle of the box's rows in shared memory, the one the operand slots use.
+  }];
+  let arguments = (ins Tle_AnyPtr:$base, Variadic<I64>:$shape, Variadic<I64>:$strides, DenseI64ArrayAttr:$box,
+                       I32Attr:$swizzle_bytes);
+  let results = (outs TleGpu_TensorMapType:$map);
+  let assemblyFormat = "$base `[` $shape `]` `strides` `[` $strides `]` attr-dict `:` type($base)";
+  let hasVerifier = 1;
+}
+
+def TleGpu_TmaBarriersOp : TleGpu_Op<"tma_barriers", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "the mbarriers of a ring loop's TMA copies, one per slot, initialized here";
+  let description = [{
+    At the kernel's entry, so that every run of the loop continues each slot's phases: a
+    slot's phase completes once for every copy into it, and every copy is waited for once.
+    `offset` in the operand-slot region, after the rings (tle-plan-shared-memory).
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs TleGpu_TmaBarriersType:$barriers);
+  let assemblyFormat = "attr-dict `:` type($barriers)";
+}
+
+def TleGpu_TmaCopyOp : TleGpu_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy the block at `coords` of `map`'s tensor into a slot of an operand ring by TMA, if `pred`";
+  let description = [{
+    The slot is chosen as tle_gpu.async_copy's (`slot`, or `slots_behind` in the ring loop).
+    `coords`: the block's first element, outermost dimension first. The block is the ring's
+    staged tile, or its transpose when `transposed` (the dot reads tl.trans of the loaded
+    block). Thread 0 issues the boxes and the slot's barrier expects their bytes; a copy
+    not issued (`pred` false: an iteration past the loop's end) arrives nowhere.
+  }];
+  let arguments = (ins TleGpu_TensorMapType:$map, Variadic<I32>:$coords, TleGpu_OperandRingType:$ring,
+                       TleGpu_TmaBarriersType:$barriers, I1:$pred, OptionalAttr<I32Attr>:$slot,
+                       OptionalAttr<I32Attr>:$slots_behind, UnitAttr:$transposed);
+  let assemblyFormat = "$map `[` $coords `]` `into` $ring `,` $barriers `if` $pred attr-dict `:` type($ring) `,` type($barriers)";
+  let hasVerifier = 1;
+}
+
+def TleGpu_TmaWaitOp : TleGpu_Op<"tma_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until this iteration's slot has landed, then a block barrier (no thread reads the slots refilled after it)";
+  let arguments = (ins TleGpu_TmaBarriersType:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
+}
+
 // ---- dot operands through shared memory (tle-stage-dot-operands) ------------------------
 def TleGpu_StageOperandOp : TleGpu_Op<"stage_operand", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "convert a tile to a dot-operand layout through the staging region";

@@ -421,6 +421,22 @@ def Tle_DescStoreOp : Tle_Op<"desc_store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tle_DescriptorBlockOp : Tle_Op<"descriptor_block", [Pure, AttrSizedOperandSegments, AllTypesMatch<["ptrs", "result"]>]> {
+  let summary = "`ptrs`, known to address the block at `offsets` of the tensor (base, shape, strides)";
+  let description = [{
+    What tle-lower-block-pointers leaves for a descriptor load when asked to
+    (mark-descriptor-blocks): the load's pointers stay as computed, and this op tells a
+    target that can copy a whole block of a tensor (CUDA's TMA) which block they are. The
+    value is `ptrs` itself; a target that has no use for it drops the op. `shape` and
+    `strides` are in elements, one per dimension (the last stride is 1).
+  }];
+  let arguments = (ins RankedTensorOf<[Tle_AnyPtr]>:$ptrs, Tle_AnyPtr:$base, Variadic<I64>:$shape, Variadic<I64>:$strides,
+                       Variadic<I32>:$offsets);
+  let results = (outs RankedTensorOf<[Tle_AnyPtr]>:$result);
+  let assemblyFormat = "$ptrs `of` $base `[` $shape `]` `strides` `[` $strides `]` `at` `[` $offsets `]` attr-dict `:` type($ptrs) `,` type($base)";
+  let hasVerifier = 1;
+}
+
 // ---- TLE distributed: remote access and barriers ----------------------------------------
 def Tle_RemoteOp : Tle_Op<"remote", [Pure]> {
   let summary = "the same buffer or pointers on another shard (tle.remote)";

@@ -26,3 +26,17 @@ tleStatus tle_shim_two_pointers(const char *path, const char *name, void *x, voi
   tleStatus unload = tleModuleUnload(module);
   return s != TLE_SUCCESS ? s : unload;
 }
+
+/* The same for tutorial 09's descriptor matmul (a, b, c, M, N, K): its variants that read
+ * the descriptors by TMA take tensor maps the loader encodes. */
+tleStatus tle_shim_descriptor_matmul(const char *path, const char *name, void *a, void *b, void *c, int m, int n, int k, unsigned grid) {
+  tleModule module = NULL;
+  tleKernel kernel;
+  tleStatus s = tleModuleLoadFile(&module, path);
+  if (s != TLE_SUCCESS) return s;
+  s = tleModuleGetKernel(module, name, &kernel);
+  void *args[] = {&a, &b, &c, &m, &n, &k};
+  if (s == TLE_SUCCESS) s = tleKernelLaunch(&kernel, NULL, grid, 1, 1, args);
+  tleStatus unload = tleModuleUnload(module);
+  return s != TLE_SUCCESS ? s : unload;
+}

@@ -225,6 +225,23 @@ def test_matmul(k):
             check(f"persistent matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b, ""), tol, 1e-2)
 
 
+def test_tma_copies(k):
+    """Tutorial 09's tensor-descriptor persistent matmul (B given as N x K): its operand blocks
+    go by TMA in the variants whose rows are 16-byte aligned (K a multiple of 8), edges past M,
+    N and K reading zeros; K = 33 runs the generic variant (element by element); K = 0 has no
+    tensor map (an extent of 0): the launcher runs the next variant."""
+    for sym, dtype, bm, bn in (("dp_fp16_128x256x64", torch.float16, 128, 256), ("dp_bf16_128x128x64_e1", torch.bfloat16, 128, 128),
+                               ("dp_fp16_128x128x128_w8", torch.float16, 128, 128), ("dp_fp16_64x64x32_w4", torch.float16, 64, 64)):
+        for m, n, kk in ((2048, 1536, 512), (400, 272, 208), (130, 96, 72), (130, 96, 33), (256, 200, 0)):
+            a = torch.randn(m, kk, device="cuda", dtype=dtype)
+            b = torch.randn(n, kk, device="cuda", dtype=dtype)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            tiles = triton_cdiv(m, bm) * triton_cdiv(n, bn)
+            k[sym]((min(132, tiles),), a, b, c, m, n, kk)
+            tol = 5e-2 if dtype == torch.float16 else 2e-1
+            check(f"descriptor persistent matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b.T, ""), tol, 1e-2)
+
+
 def attention_ref(q, k, v, causal, sm_scale):
     s = (q.double() @ k.double().transpose(-1, -2)) * sm_scale
     if causal:
@@ -947,6 +964,26 @@ def test_module_loader(build):
                 print(f"FAIL  tle/module.h {image}: status {status}")
                 continue
             check(f"tle/module.h loads and launches {image} n={n} offset={offset}", out[:n], x[:n] + y[:n], 0, 0)
+    # Tutorial 09's descriptor matmul: aligned rows run a variant that takes TMA tensor maps,
+    # which the loader encodes from the arguments; K = 33 the generic kernel; K = 0 encodes no
+    # map, so the next variant runs.
+    shim.tle_shim_descriptor_matmul.restype = ctypes.c_int
+    shim.tle_shim_descriptor_matmul.argtypes = [ctypes.c_char_p, ctypes.c_char_p] + [ctypes.c_void_p] * 3 + [ctypes.c_int] * 3 + \
+        [ctypes.c_uint]
+    for m, n, kk in ((384, 320, 256), (130, 96, 72), (130, 96, 33), (256, 200, 0)):
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        b = torch.randn(n, kk, device="cuda", dtype=torch.float16)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+        torch.cuda.synchronize()
+        status = shim.tle_shim_descriptor_matmul(os.path.join(build, "desc_mm.cubin").encode(), b"matmul_kernel_descriptor_persistent",
+                                                 a.data_ptr(), b.data_ptr(), c.data_ptr(), m, n, kk,
+                                                 min(132, triton_cdiv(m, 128) * triton_cdiv(n, 128)))
+        torch.cuda.synchronize()
+        if status != 0:
+            failures += 1
+            print(f"FAIL  tle/module.h desc_mm.cubin {m}x{n}x{kk}: status {status}")
+            continue
+        check(f"tle/module.h launches desc_mm.cubin (TMA tensor maps) {m}x{n}x{kk}", c, matmul_ref(a, b.T, ""), 5e-2, 1e-2)
     # A cluster of 16 blocks, beyond the portable size: the loader opts the kernel in.
     shim.tle_shim_two_pointers.restype = ctypes.c_int
     shim.tle_shim_two_pointers.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint]
@@ -975,7 +1012,7 @@ def main():
     print(f"device: {torch.cuda.get_device_name()}; {len(k)} tlec kernels")
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
-              (test_attention_descriptors, k), (test_device_library, k), (test_scans_and_rearrangement, k),
+              (test_attention_descriptors, k), (test_tma_copies, k), (test_device_library, k), (test_scans_and_rearrangement, k),
               (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_pipes, k), (test_pipe_dots, k), (test_branch_dots, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
               (test_debug_ops, args.build)]
     if args.only:

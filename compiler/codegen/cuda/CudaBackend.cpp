@@ -51,6 +51,47 @@ std::string launchFacts(const cuda::PrintedKernel &k) {
   return o.str();
 }
 
+int parameterKind(const cuda::KernelParam &p);
+
+// For tle/module.h, beside a kernel that reads descriptors by TMA: its tensor maps, each as
+// {data type, element bytes, box rows, box columns, swizzle bytes, then the base, the rows,
+// the columns and the row stride as programs: a length, then steps (cuda::HostStep; a
+// parameter is its index among the launcher's parameters, `numbering`'s, and its kind as in
+// the variant table; a constant its low and high 32 bits)}, after the kernel's own parameter
+// count (the maps come after its parameters) and the maps' count.
+std::string tensorMapTable(const cuda::PrintedKernel &k, const cuda::PrintedKernel &numbering) {
+  if (k.tensorMaps.empty()) return "";
+  std::vector<int64_t> table{static_cast<int64_t>(k.params.size()), static_cast<int64_t>(k.tensorMaps.size())};
+  for (const cuda::TensorMapParam &m : k.tensorMaps) {
+    table.insert(table.end(), {m.dataTypeCode, m.elementBytes, m.boxRows, m.boxCols, m.swizzleBytes});
+    for (const std::vector<cuda::HostStep> &program : m.programs) {
+      std::vector<int64_t> steps;
+      for (const cuda::HostStep &step : program) {
+        steps.push_back(step.kind);
+        if (step.kind == cuda::HostStep::Param) {
+          int64_t index = -1, kind = 0;
+          for (size_t i = 0; i < numbering.params.size(); ++i)
+            if (numbering.params[i].name == step.param) index = static_cast<int64_t>(i), kind = parameterKind(numbering.params[i]);
+          steps.push_back(index);
+          steps.push_back(kind);
+        } else if (step.kind == cuda::HostStep::Constant) {
+          steps.push_back(static_cast<int32_t>(static_cast<uint64_t>(step.value) & 0xffffffffu));
+          steps.push_back(static_cast<int32_t>(static_cast<uint64_t>(step.value) >> 32));
+        }
+      }
+      table.push_back(static_cast<int64_t>(steps.size()));
+      table.insert(table.end(), steps.begin(), steps.end());
+    }
+  }
+  std::ostringstream o;
+  o << "#ifdef __CUDACC_RTC__\n"
+    << "// For tle/module.h: the tensor maps its launch encodes (docs/abi.md).\n"
+    << "extern \"C\" __constant__ int " << k.name << "_tle_tensor_maps[] = {";
+  for (size_t i = 0; i < table.size(); ++i) o << (i ? ", " : "") << table[i];
+  o << "};\n#endif\n";
+  return o.str();
+}
+
 // A kernel launched on its own has the public NAME_launch and NAME_resources; a variant
 // among several has internal ones that its group's dispatcher calls.
 struct LauncherNames {
@@ -97,6 +138,13 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     else if (p.divisibility > 1)
       o << "  if (" << p.name << " % " << p.divisibility << " != 0) return TLE_ERROR_BROKEN_HINT;\n";
   }
+  // Descriptors read by TMA: their tensor maps, encoded from the arguments.
+  for (const cuda::TensorMapParam &m : k.tensorMaps)
+    o << "  tle::TensorMap " << m.name << ";\n"
+      << "  if (tleStatus s = tle::encode_tensor_map(&" << m.name << ", " << m.dataType << ", " << m.elementBytes << ", " << m.base << ", "
+      << m.rows << ", " << m.cols << ", " << m.rowStride << ", " << m.boxRows << ", " << m.boxCols << ", " << m.swizzleBytes
+      << "); s != TLE_SUCCESS)\n"
+      << "    return s;\n";
   if (k.nonPortableCluster)
     o << "  {\n"
       << "    // Clusters of more than 8 blocks (non-portable): the kernel opts in, once per device.\n"
@@ -137,6 +185,7 @@ std::string launcherDefinition(const cuda::PrintedKernel &k) {
     argArray += (argArray.empty() ? "" : ", ") + std::string("(void *)&") + local;
   }
   if (k.distributed) argArray += (argArray.empty() ? "" : ", ") + std::string("(void *)dist_device");
+  for (const cuda::TensorMapParam &m : k.tensorMaps) argArray += (argArray.empty() ? "" : ", ") + std::string("(void *)&") + m.name;
   o << "  void *args[] = {" << (argArray.empty() ? "nullptr" : argArray) << "};\n";
   // Grid barriers need every block resident at once: a cooperative launch, which fails with
   // a status (cudaErrorCooperativeLaunchTooLarge) for a grid that does not fit.
@@ -240,7 +289,10 @@ std::string dispatcherDefinition(const DispatchGroup &g) {
     }
     o << "  if (";
     for (size_t i = 0; i < conditions.size(); ++i) o << (i ? " &&\n      " : "") << conditions[i];
-    o << ")\n    return " << call(*v) << ";\n";
+    if (v->tensorMaps.empty())
+      o << ")\n    return " << call(*v) << ";\n";
+    else  // its descriptors may not encode as TMA tensor maps (an extent of 0): then the next one
+      o << ") {\n    if (tleStatus s = " << call(*v) << "; s != TLE_ERROR_TENSOR_MAP) return s;\n  }\n";
   }
   o << "  return " << call(generic) << ";\n}\n\n";
 
@@ -346,18 +398,22 @@ bool printCuda(const IrModule &module, const CudaOptions &options, DiagnosticEng
   bool signals = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesSignals; });
   bool pipes = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.usesPipes; });
   bool distributed = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return k.distributed; });
+  bool tma = std::any_of(kernels.begin(), kernels.end(), [](const cuda::PrintedKernel &k) { return !k.tensorMaps.empty(); });
   out.distributed = distributed;
   cu << "#include <tle/cuda/core.cuh>\n" << (atomics ? "#include <tle/cuda/atomic.cuh>\n" : "")
      << (clusters ? "#include <tle/cuda/cluster.cuh>\n" : "") << (grids ? "#include <tle/cuda/grid.cuh>\n" : "") << (pipes ? "#include <tle/cuda/pipe.cuh>\n" : "")
-     << (distributed ? "#include <tle/cuda/distributed.cuh>\n" : signals ? "#include <tle/cuda/signal.cuh>\n" : "") << "\n";
+     << (distributed ? "#include <tle/cuda/distributed.cuh>\n" : signals ? "#include <tle/cuda/signal.cuh>\n" : "")
+     << (tma ? "#include <tle/cuda/tma.cuh>\n" : "") << "\n";
   // TLE-Raw functions, once each (a .tle file names each function once), as written.
   std::set<std::string> printedRaw;
   for (const cuda::PrintedKernel &k : kernels)
     for (const auto &[name, code] : k.rawFunctions)
       if (printedRaw.insert(name).second) cu << "// ---- TLE-Raw function " << name << " ----\n" << codegen::docstringCode(code) << "\n";
-  for (const cuda::PrintedKernel &k : kernels)
-    cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k)
-       << "#endif  // __CUDACC_RTC__\n\n";
+  for (const cuda::PrintedKernel &k : kernels) {
+    const cuda::PrintedKernel &numbering = k.dispatch.empty() ? k : *groups[k.dispatch].generic;
+    cu << "// ---- " << k.name << " ----\n\n" << k.code << "\n" << launchFacts(k) << tensorMapTable(k, numbering)
+       << "\n#ifndef __CUDACC_RTC__\n" << launcherDefinition(k) << "#endif  // __CUDACC_RTC__\n\n";
+  }
   // Each group's launcher, in the order of its generic kernel.
   for (const cuda::PrintedKernel &k : kernels) {
     if (k.dispatch.empty() || k.variant != 0) continue;

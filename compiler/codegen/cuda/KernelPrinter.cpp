@@ -47,6 +47,7 @@ void KernelPrinter::print(PrintedKernel &out) {
   if (ws_) printWarpSpecializedBody(f_.getBody().front());
   else block(f_.getBody().front());
   if (distributed) params += (params.empty() ? "" : ", ") + std::string("const tleDistDevice ") + dist_;
+  for (const TensorMapParam &m : tensorMaps_) params += (params.empty() ? "" : ", ") + std::string("const __grid_constant__ tle::TensorMap ") + m.name;
 
   std::ostringstream code;
   code << spelling_.namespaceBlock();
@@ -80,6 +81,7 @@ void KernelPrinter::print(PrintedKernel &out) {
   out.dispatch = ir::dispatchSymbol(f_);
   out.variant = ir::variantIndex(f_);
   out.rawFunctions = rawFunctions_;
+  out.tensorMaps = tensorMaps_;
 }
 
 namespace {
@@ -118,8 +120,9 @@ std::string KernelPrinter::stagingHalfArg() const {
 std::string KernelPrinter::stagingBytes() const { return largest(staging_[0]); }
 
 std::string KernelPrinter::slotsOffset() const {
-  return "tle::round_up1024(" + (bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " : "") + stagingOffset() +
-         " + tle::round_up16(" + stagingRegionBytes() + "))";
+  // A scratch that shares the slots' bytes takes none before them.
+  return "tle::round_up1024(" + (bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " : "") +
+         (plan_.getScratchInSlots() ? "0" : stagingOffset()) + " + tle::round_up16(" + stagingRegionBytes() + "))";
 }
 
 std::string KernelPrinter::sharedMemoryPreamble() const {
@@ -160,6 +163,8 @@ std::string KernelPrinter::sharedMemoryPreamble() const {
 }
 
 std::string KernelPrinter::sharedBytes() const {
+  if (plan_.getScratchInSlots())
+    return slotsOffset() + " + tle::max_bytes(" + std::to_string(plan_.getSlotBytes()) + ", " + scratchBytes() + ")";
   if (plan_.getSlotBytes() > 0) return slotsOffset() + " + " + std::to_string(plan_.getSlotBytes());
   std::string bytes = plan_.getStaging() > 0 ? stagingOffset() + " + " + stagingRegionBytes() : scratchRegionBytes();
   return bufferBytes() > 0 ? std::to_string(bufferBytes()) + " + " + bytes : bytes;
@@ -169,6 +174,7 @@ std::string KernelPrinter::useScratch(const std::string &bytesExpression) {
   if (!plan_.getScratch()) throw Unsupported{"scratch the shared-memory plan has none of (tlec bug)"};
   std::vector<std::string> &sizes = scratch_[partition_];
   if (std::find(sizes.begin(), sizes.end(), bytesExpression) == sizes.end()) sizes.push_back(bytesExpression);
+  if (plan_.getScratchInSlots()) return "tle_async";  // the slots' bytes, free while it is used
   std::string base = bufferBytes() > 0 ? "tle_smem + " + std::to_string(bufferBytes()) : "tle_smem";
   if (ws_)  // the partition's own scratch, and its threads
     return "tle::Scratch(" + base + " + tle_scratch_at[" + std::to_string(partition_) + "], " + group() + ")";
@@ -232,20 +238,22 @@ void KernelPrinter::operation(Operation *op) {
   }
 }
 
-std::string KernelPrinter::slotOf(Value ring, Operation *at, int behind) {
-  if (gpu::isResident(cast<gpu::OperandRingType>(ring.getType()))) return rings_.lookup(ring).first;
+std::string KernelPrinter::slotIndexOf(Operation *at, int behind) {
   Operation *loop = gpu::enclosingRingLoop(at);
   if (!loop) throw Unsupported{"an operand ring read outside its loop (tlec bug)"};
   const std::string &slot = slotVars_.lookup(loop);
-  const auto &[slots, bytes] = rings_.lookup(ring);
   const int slotCount = *gpu::ringSlots(loop);
-  std::string index = slot;
-  if (behind == 1)
-    index = "(" + slot + " == 0 ? " + std::to_string(slotCount - 1) + " : " + slot + " - 1)";
-  else if (behind > 1)
-    index = "(" + slot + " >= " + std::to_string(behind) + " ? " + slot + " - " + std::to_string(behind) + " : " + slot + " + " +
-            std::to_string(slotCount - behind) + ")";
-  return slots + " + " + index + " * " + bytes;
+  if (behind == 1) return "(" + slot + " == 0 ? " + std::to_string(slotCount - 1) + " : " + slot + " - 1)";
+  if (behind > 1)
+    return "(" + slot + " >= " + std::to_string(behind) + " ? " + slot + " - " + std::to_string(behind) + " : " + slot + " + " +
+           std::to_string(slotCount - behind) + ")";
+  return slot;
+}
+
+std::string KernelPrinter::slotOf(Value ring, Operation *at, int behind) {
+  if (gpu::isResident(cast<gpu::OperandRingType>(ring.getType()))) return rings_.lookup(ring).first;
+  const auto &[slots, bytes] = rings_.lookup(ring);
+  return slots + " + " + slotIndexOf(at, behind) + " * " + bytes;
 }
 
 
@@ -289,6 +297,8 @@ void KernelPrinter::printOperation(Operation *op) {
             ir::ExclusiveCumsumOp, ir::SortOp, ir::HistogramOp>([&](Operation *) { printRearrangement(op); })
       .Case<ir::AllocOp, gpu::LocalPtrOp, gpu::CopyOp, gpu::LocalLoadOp>([&](Operation *) { printBufferOperation(op); })
       .Case<ir::PrintOp, ir::AssertOp>([&](Operation *) { printDebugOperation(op); })
+      .Case<gpu::TensorMapOp, gpu::TmaBarriersOp, gpu::TmaCopyOp, gpu::TmaWaitOp>([&](Operation *) { printTmaOperation(op); })
+      .Case<ir::DescriptorBlockOp>([&](ir::DescriptorBlockOp b) { names_[b.getResult()] = expr(b.getPtrs()); })  // a fact, no code
       .Case<ir::BarrierOp>([&](ir::BarrierOp b) {
         line() << "tle::barrier(" << group() << ");" << (b.getReason() ? "  // " + b.getReason()->str() : "") << "\n";
       })

@@ -22,6 +22,30 @@ struct KernelParam {
   int divisibility = 1;    // the --signature hint the code relies on
 };
 
+// One step of a tensor map part's computation, for tle/module.h (which has no C++ to run):
+// a stack machine over 64-bit integers, 32-bit values kept sign-extended.
+struct HostStep {
+  enum Kind { Param = 1, Constant = 2, Add32 = 3, Sub32 = 4, Mul32 = 5, Add64 = 6, Sub64 = 7, Mul64 = 8, SignExtend32 = 9, ZeroExtend32 = 10 };
+  Kind kind;
+  std::string param;  // Param: the parameter's name
+  int64_t value = 0;  // Constant
+};
+
+// A TMA tensor map the launcher encodes (tle::encode_tensor_map) and passes after the
+// kernel's parameters (tle_gpu.tensor_map).
+struct TensorMapParam {
+  std::string name;      // the kernel's parameter
+  std::string dataType;  // CU_TENSOR_MAP_DATA_TYPE_*
+  int dataTypeCode = 0;  // its value
+  int elementBytes = 2;
+  // C++ expressions of the launcher's parameters: the base, the extents, the row stride in elements.
+  std::string base, rows, cols, rowStride;
+  // The same four as programs (tle/module.h).
+  std::vector<HostStep> programs[4];
+  int64_t boxRows = 0, boxCols = 0;
+  int swizzleBytes = 0;
+};
+
 struct PrintedKernel {
   std::string name;
   std::vector<KernelParam> params;
@@ -36,6 +60,7 @@ struct PrintedKernel {
   bool cooperative = false;           // has grid barriers: launched cooperatively (tle/cuda/grid.cuh)
   bool usesSignals = false;           // Triton-distributed signals (tle/cuda/signal.cuh)
   bool usesPipes = false;             // tle.pipe (tle/cuda/pipe.cuh)
+  std::vector<TensorMapParam> tensorMaps;  // TMA copies (tle/cuda/tma.cuh): encoded by the launcher
   bool distributed = false;           // takes the tleDistContext's device view (tle/cuda/distributed.cuh)
   bool deviceBarrier = false;         // has a barrier over GPUs: one LSA barrier per block
   unsigned meshRanks = 0;             // GPUs its device mesh spans (0: not fixed by a mesh)

@@ -97,6 +97,11 @@ class KernelPrinter : codegen::StatementPrinter {
   void printBufferOperation(Operation *op);
   void printPipeOperation(Operation *op);
   void printDebugOperation(Operation *op);
+  void printTmaOperation(Operation *op);
+  // `v` (launcher-computable: tle-plan-tma-copies) as a C++ expression of the launcher's parameters.
+  std::string launcherExpression(Value v);
+  // The same as a program for tle/module.h.
+  void launcherProgram(Value v, std::vector<HostStep> &program);
 
   // ---- operand rings ----
 
@@ -104,6 +109,8 @@ class KernelPrinter : codegen::StatementPrinter {
   // the ring loop around `at`.
   // The slot of `ring` that the iteration `behind` iterations before `at`'s reads (0: its own).
   std::string slotOf(Value ring, Operation *at, int behind = 0);
+  // The index of that slot (0 .. slots - 1).
+  std::string slotIndexOf(Operation *at, int behind);
 
   std::string masking(Operation *op) { return gpu::maskPerElement(op) ? ", tle::Masking::element" : ""; }
 
@@ -143,6 +150,8 @@ class KernelPrinter : codegen::StatementPrinter {
   std::vector<std::vector<std::string>> staging_;
   llvm::DenseMap<Value, std::pair<std::string, std::string>> rings_;  // ring -> (its slots, slot bytes)
   llvm::DenseMap<Operation *, std::string> slotVars_;                  // ring loop -> its slot variable
+  llvm::DenseMap<Value, std::pair<std::string, std::string>> tmaBarriers_;  // barriers -> (their pointer, the phase bits)
+  std::vector<TensorMapParam> tensorMaps_;
   bool usesAtomics_ = false;
   bool usesClusters_ = false;
   bool cooperative_ = false;

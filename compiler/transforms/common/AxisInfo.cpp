@@ -144,7 +144,7 @@ void AxisAnalysis::visit(Operation *op) {
       .Case<ir::SplatOp>([&](ir::SplatOp s) -> std::optional<AxisInfo> { return splatOf(type, operand(0).divisibility[0]); })
       // A peer's mapping of the symmetric heap is this rank's moved by a multiple of 4 GiB
       // (NCCL's LSA stride), and consume_token is its operand: the same facts.
-      .Case<ir::SymmAtOp, ir::ConsumeTokenOp>([&](Operation *) -> std::optional<AxisInfo> { return operand(0); })
+      .Case<ir::SymmAtOp, ir::ConsumeTokenOp, ir::DescriptorBlockOp>([&](Operation *) -> std::optional<AxisInfo> { return operand(0); })
       .Case<ir::RemoteOp>([&](ir::RemoteOp r) -> std::optional<AxisInfo> {
         if (r.getSpace() == "device") return operand(0);
         return std::nullopt;

@@ -35,7 +35,7 @@ struct BlockPointerParts {
 
 class BlockPointerLowering {
  public:
-  explicit BlockPointerLowering(func::FuncOp f) : f_(f) {}
+  BlockPointerLowering(func::FuncOp f, bool markDescriptorBlocks) : f_(f), markDescriptorBlocks_(markDescriptorBlocks) {}
 
   LogicalResult run() {
     if (failed(rewriteBlock(f_.getBody().front()))) return failure();
@@ -92,6 +92,7 @@ class BlockPointerLowering {
       for (size_t d = 0; d < p.offsets.size(); ++d) all.push_back(static_cast<int32_t>(d));
       auto [ptrs, mask] = pointersAndMask(b, op->getLoc(), p, all);
       if (auto load = dyn_cast<ir::DescLoadOp>(op)) {
+        if (markDescriptorBlocks_) ptrs = b.create<ir::DescriptorBlockOp>(op->getLoc(), ptrs.getType(), ptrs, p.base, p.shape, p.strides, p.offsets);
         Value other = padding(b, op->getLoc(), load.getType(), StringRef(p.padding));
         auto lowered = b.create<ir::LoadOp>(op->getLoc(), load.getType(), ptrs, mask, other, StringAttr(), StringAttr(),
                                             false, false);
@@ -265,13 +266,15 @@ class BlockPointerLowering {
   }
 
   func::FuncOp f_;
+  const bool markDescriptorBlocks_;
   llvm::DenseMap<Value, BlockPointerParts> parts_;
   std::vector<Operation *> dead_;
 };
 
 struct LowerBlockPointersPass : impl::LowerBlockPointersBase<LowerBlockPointersPass> {
+  using LowerBlockPointersBase::LowerBlockPointersBase;
   void runOnOperation() override {
-    if (failed(BlockPointerLowering(getOperation()).run())) signalPassFailure();
+    if (failed(BlockPointerLowering(getOperation(), markDescriptorBlocks).run())) signalPassFailure();
   }
 };
 

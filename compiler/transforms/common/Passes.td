@@ -11,8 +11,14 @@ def LowerBlockPointers : Pass<"tle-lower-block-pointers", "::mlir::func::FuncOp"
     A block pointer is its parts: base, shape and strides (fixed where it is made) and one
     offset per dimension (moved by tl.advance). Loops carry the offsets; loads and stores
     compute base + sum_d (offset_d + arange(block_d)) * stride_d in 64-bit, masked on the
-    dimensions named by boundary_check.
+    dimensions named by boundary_check. With mark-descriptor-blocks, a descriptor load's
+    pointers pass through tle.descriptor_block, which names the block they address (for a
+    target that copies whole blocks: CUDA's TMA); the op is their value unchanged.
   }];
+  let options = [
+    Option<"markDescriptorBlocks", "mark-descriptor-blocks", "bool", /*default=*/"false",
+           "leave tle.descriptor_block on the pointers of descriptor loads">,
+  ];
   let dependentDialects = ["::tle::ir::TleDialect", "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 

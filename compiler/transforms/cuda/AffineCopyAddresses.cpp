@@ -196,6 +196,7 @@ struct AffineCopyAddressesPass : impl::AffineCopyAddressesBase<AffineCopyAddress
   void runOnOperation() override {
     StrideValues values(getOperation());
     getOperation().walk([&](gpu::AsyncCopyOp copy) {
+      if (gpu::isTmaCopy(copy)) return;  // a descriptor's block, copied whole by tle-lower-tma-copies
       auto type = copy.getPtr().getType();
       // The library's form: a whole-tile mask (or none), a blocked 2-D tile.
       if (!copy.getStrides().empty() || type.getRank() != 2 || !isa_and_nonnull<gpu::BlockedLayoutAttr>(type.getEncoding())) return;

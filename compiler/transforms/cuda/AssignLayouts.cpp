@@ -228,7 +228,7 @@ class LayoutSolver {
         memory_.push_back(op);
         return;
       }
-      if (isa<ir::AddPtrOp, ir::BroadcastOp, ir::AxisHintOp, arith::SelectOp>(op) || op->getDialect()->getNamespace() == "arith" ||
+      if (isa<ir::AddPtrOp, ir::BroadcastOp, ir::AxisHintOp, ir::DescriptorBlockOp, arith::SelectOp>(op) || op->getDialect()->getNamespace() == "arith" ||
           op->getDialect()->getNamespace() == "math") {
         SmallVector<Value> all(op->getOperands());
         all.append(op->getResults().begin(), op->getResults().end());

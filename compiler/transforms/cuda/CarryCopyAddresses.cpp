@@ -199,6 +199,7 @@ void carryCopyAddresses(scf::ForOp loop) {
   for (Operation &op : body->without_terminator()) {
     auto load = dyn_cast<ir::LoadOp>(op);
     if (!load || !gpu::isAsyncCopy(load) || !isa<RankedTensorType>(load.getPtr().getType())) continue;
+    if (gpu::isTmaCopy(load)) continue;  // copied as a descriptor's block: no per-element addresses
     Value ptr = load.getPtr();
     Operation *def = ptr.getDefiningOp();
     if (!def || def->getBlock() != body) continue;  // carried already, or invariant

@@ -7,12 +7,14 @@
 namespace tle::cuda {
 
 void buildCudaPipeline(mlir::OpPassManager &pm) {
-  pm.addNestedPass<mlir::func::FuncOp>(common::createLowerBlockPointers());
+  // Descriptor loads keep the block they read, for tle-plan-tma-copies.
+  pm.addNestedPass<mlir::func::FuncOp>(common::createLowerBlockPointers({/*markDescriptorBlocks=*/true}));
   // Fold what the rewrite exposed (offset arithmetic on constants) before analysis.
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createTransposeLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanAsyncCopies());
+  pm.addNestedPass<mlir::func::FuncOp>(createPlanTmaCopies());
   pm.addNestedPass<mlir::func::FuncOp>(createCarryCopyAddresses());
   pm.addNestedPass<mlir::func::FuncOp>(createPrefetchLoads());
   pm.addNestedPass<mlir::func::FuncOp>(common::createCloneIndexing());
@@ -29,6 +31,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createAsyncSlotCopies());
   pm.addNestedPass<mlir::func::FuncOp>(createAffineCopyAddresses());
   pm.addNestedPass<mlir::func::FuncOp>(createKeepDotsInFlight());
+  pm.addNestedPass<mlir::func::FuncOp>(createLowerTmaCopies());
   pm.addNestedPass<mlir::func::FuncOp>(createLowerAsyncLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createStageDotOperands());
   pm.addNestedPass<mlir::func::FuncOp>(createUniformControlLoads());

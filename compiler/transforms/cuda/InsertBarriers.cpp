@@ -1,5 +1,5 @@
 // Block barriers between accesses of tle.gpu buffers by different threads, where one of
-// them writes: before a read of what another thread wrote (RAW), before a write over what
+// them writes (and one after each operand-ring loop where the scratch shares the slots): before a read of what another thread wrote (RAW), before a write over what
 // another thread may still read (WAR), before a write over what an atomic may still update.
 // Nowhere else: atomics do not race with each other; two plain stores are not ordered
 // between threads (as stores to global memory are not, in Triton and here: a scatter loop
@@ -15,7 +15,7 @@
 // the loop rather than into every iteration. Buffers that share bytes
 // (tle-plan-shared-memory) are one for this purpose. Ops that synchronize the block
 // themselves end the pending set: tle.barrier, cluster and sub-mesh barriers (every thread
-// of the block takes part), tle_gpu.async_wait, a tle_gpu.copy into a buffer (the device library's copy has a barrier on each side) and TLE-Raw calls (the call
+// of the block takes part), tle_gpu.async_wait and tle_gpu.tma_wait, a tle_gpu.copy into a buffer (the device library's copy has a barrier on each side) and TLE-Raw calls (the call
 // is bracketed by barriers). Scalars are uniform across the block (Triton's model), so a
 // barrier under an scf.if or in an scf.while is reached by every thread. In a
 // warp-specialized kernel each partition is placed on its own (its barriers synchronize only
@@ -57,14 +57,17 @@ class BarrierPlacement {
     });
   }
 
-  void run() { walk(f_.getBody().front(), {}, /*insert=*/true); }
+  void run() {
+    slotsBeforeScratch();
+    walk(f_.getBody().front(), {}, /*insert=*/true);
+  }
 
  private:
   // Accesses pending after `block`, given those pending before it; inserts barriers when
   // `insert` (otherwise only follows what they would do).
   Pending walk(Block &block, Pending pending, bool insert) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      if (isa<ir::BarrierOp, ir::DistributedBarrierOp, gpu::AsyncWaitOp, ir::RawCallOp>(op) ||
+      if (isa<ir::BarrierOp, ir::DistributedBarrierOp, gpu::AsyncWaitOp, gpu::TmaWaitOp, ir::RawCallOp>(op) ||
           (isa<gpu::CopyOp>(op) && isa<ir::BufferType>(cast<gpu::CopyOp>(op).getDst().getType()))) {
         pending.clear();
         continue;
@@ -140,6 +143,29 @@ class BarrierPlacement {
     Pending then = walk(branch.getThenRegion().front(), before, insert);
     Pending otherwise = branch.getElseRegion().empty() ? before : walk(branch.getElseRegion().front(), before, insert);
     return merge(then, otherwise);
+  }
+
+  // A scratch that shares the operand slots' bytes (tle-plan-shared-memory) is written only
+  // after every warp has read its slots for the last time and every copy into them has
+  // landed: a barrier after each ring loop (after the branch that skips an empty one, and
+  // the drain). Its next run's copies follow the barrier that frees the slots.
+  void slotsBeforeScratch() {
+    gpu::SharedMemoryPlanAttr plan = gpu::sharedMemoryPlan(f_);
+    if (!plan || !plan.getScratchInSlots()) return;
+    SmallVector<scf::ForOp> loops;
+    f_.walk([&](scf::ForOp loop) {
+      if (gpu::ringSlots(loop)) loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      Operation *holder = loop;
+      while (auto branch = dyn_cast<scf::IfOp>(holder->getParentOp())) holder = branch;
+      // After the drain of the loop's last copies, if any (cp.async: a prefetch past the end
+      // zero-fills its slot asynchronously).
+      if (auto drain = dyn_cast_or_null<gpu::AsyncDrainOp>(holder->getNextNode())) holder = drain;
+      OpBuilder b(holder->getContext());
+      b.setInsertionPointAfter(holder);
+      b.create<ir::BarrierOp>(UnknownLoc::get(f_.getContext()), "the scratch shares the operand slots: every warp is done reading them");
+    }
   }
 
   // The reason a barrier is needed between `earlier` and `later`, or null.

@@ -27,6 +27,7 @@ gpu::AsyncCopyOp createOperandCopy(OpBuilder &b, ir::LoadOp load, Value ring, In
   auto copy = b.create<gpu::AsyncCopyOp>(load.getLoc(), ring, load.getPtr(), mask, /*strides=*/ValueRange(), slot,
                                            /*slots_behind=*/IntegerAttr());
   if (mask && isa<RankedTensorType>(mask.getType()) && gpu::maskPerElement(load)) gpu::setMaskPerElement(copy);
+  if (gpu::isTmaCopy(load)) gpu::setTmaCopy(copy, true);
   return copy;
 }
 

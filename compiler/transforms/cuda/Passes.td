@@ -57,6 +57,24 @@ def PlanAsyncCopies : Pass<"tle-plan-async-copies", "::mlir::func::FuncOp">, Ker
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
 }
 
+def PlanTmaCopies : Pass<"tle-plan-tma-copies", "::mlir::func::FuncOp"> {
+  let summary = "choose the planned copies that go by TMA: blocks of tensor descriptors";
+  let description = [{
+    Marks tle_gpu.tma_copy each load of a loop planned as an asynchronous copy whose
+    pointers are a tle.descriptor_block (or its tl.trans) when the target has TMA, the
+    kernel is not warp-specialized, the block is a 2-D tile of 1- or 2-byte elements TMA can
+    write in the slots' swizzled arrangement (rows a multiple of 8, at most 256; rows of
+    whole 16-byte chunks), the descriptor's base, shape and strides are kernel arguments,
+    constants or integer arithmetic of them, its last stride is 1, the variant knows the
+    base 16-byte aligned and the row stride a multiple of 16 bytes, and every other planned
+    copy of the loop qualifies too. Drops the tle.descriptor_block of every other load.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"", "target, e.g. cuda:sm_90a (empty: the kernel's tle.target)">,
+  ];
+  let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
 def CarryCopyAddresses : Pass<"tle-carry-copy-addresses", "::mlir::func::FuncOp"> {
   let summary = "carry the pointers of a loop's asynchronous copies that it computes from its induction variable";
   let description = [{
@@ -257,6 +275,22 @@ def KeepDotsInFlight : Pass<"tle-keep-dots-in-flight", "::mlir::func::FuncOp">, 
   }];
   let options = kernelOptions;
   let dependentDialects = ["::tle::gpu::TleGpuDialect"];
+}
+
+def LowerTmaCopies : Pass<"tle-lower-tma-copies", "::mlir::func::FuncOp"> {
+  let summary = "copy the rings of loops whose copies are all marked tle_gpu.tma_copy by TMA";
+  let description = [{
+    In such a ring loop every tle_gpu.async_copy becomes a tle_gpu.tma_copy of its
+    descriptor block (same slot, or slots_behind), issued only for an iteration that exists
+    (`lb + slot * step < ub` before the loop, `iv + (slots - slots_behind) * step < ub` in
+    it), from a tle_gpu.tensor_map made at the kernel's entry; the loop's tle_gpu.async_wait
+    becomes a tle_gpu.tma_wait on a tle_gpu.tma_barriers of one barrier per slot (also at
+    the entry), and the tle_gpu.async_drain after it goes. A resident ring the loop's dots
+    read (still copied by cp.async) is waited for before the loop. A loop whose rings are
+    read or filled otherwise (a copy that is not a descriptor block, or cp.async copies
+    besides) keeps cp.async. The tle.descriptor_block ops left are dropped.
+  }];
+  let dependentDialects = ["::tle::gpu::TleGpuDialect", "::mlir::arith::ArithDialect"];
 }
 
 def LowerAsyncLoads : Pass<"tle-lower-async-loads", "::mlir::func::FuncOp"> {

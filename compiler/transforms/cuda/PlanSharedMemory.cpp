@@ -16,13 +16,17 @@
 //     own bytes for the whole kernel.
 //   - scratch: one region after the buffers that every library call needing scratch shares
 //     (its size is the device library's to compute); TLE-Raw calls stage their block
-//     arguments in it, one 16-byte-aligned region each (tle_gpu.arg_offsets).
+//     arguments in it, one 16-byte-aligned region each (tle_gpu.arg_offsets). Where no call
+//     that needs it runs while operand slots are in use (scratchOutsideRings), it starts
+//     where the slots do instead and shares their bytes.
 //   - dot-operand staging after the scratch, when a tle_gpu.stage_operand(s) needs it.
 //   - operand slots, 1024-byte aligned: each operand ring gets an offset (its `offset`). A
 //     loop's rings follow those of the loops around it that have rings too; loops side by
 //     side (the two halves of causal attention) share theirs: the first drains its copies
 //     after its last iteration, and the second's first copies follow a barrier. Resident
 //     rings (one slot: a loop-invariant operand) come first and share with nothing.
+//   - the mbarriers of TMA copies (tle_gpu.tma_barriers, 8 bytes a slot) are buffers of the
+//     whole kernel, after the others.
 #include "transforms/cuda/Passes.h"
 
 #include "ir/KernelSettings.h"
@@ -121,6 +125,13 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       load.setOffsetAttr(Builder(load).getI64IntegerAttr(offset));
       bufferBytes = offset + ir::tileBytes(RankedTensorType::get(ptrs.getShape(), element));
     });
+    // TMA copies' barriers, 8 bytes a slot, for the whole kernel: their phases carry over
+    // from one run of their loop to the next.
+    func.walk([&](gpu::TmaBarriersOp barriers) {
+      int64_t offset = ir::alignTo(bufferBytes, 8);
+      barriers.setOffsetAttr(Builder(barriers).getI64IntegerAttr(offset));
+      bufferBytes = offset + 8 * static_cast<int64_t>(barriers.getType().getSlots());
+    });
     gpu::setBufferBytes(func, bufferBytes);
     int64_t slotBytes = placeRings(func);
     placeRawArguments(func);
@@ -134,7 +145,50 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
     const bool operandBuffers = llvm::any_of(buffers, [](const Lifetime &b) { return b.alignment == gpu::kOperandSlotAlignment; });
     int64_t alignment = slotBytes > 0 || operandBuffers ? gpu::kOperandSlotAlignment
                                                         : ir::targetOf(func).memorySpace(MemorySpace::Shared)->alignmentBytes;
-    gpu::setSharedMemoryPlan(func, gpu::SharedMemoryPlanAttr::get(&getContext(), bufferBytes, scratch, staging, slotBytes, alignment));
+    const bool scratchInSlots = scratch && slotBytes > 0 && staging == 0 && scratchOutsideRings(func);
+    gpu::setSharedMemoryPlan(func,
+                             gpu::SharedMemoryPlanAttr::get(&getContext(), bufferBytes, scratch, staging, slotBytes, alignment, scratchInSlots));
+  }
+
+  // No op that needs the scratch runs while an operand ring's slots are in use: not in a ring
+  // loop, nor between a loop's first ring (its prologue copies) and the loop's end, and no
+  // ring is resident (copied once, read by several loops). The scratch can then share the
+  // slots' bytes (tutorial 09's subtiled epilogue, 64 KiB of accumulator through shared
+  // memory beside 192 KiB of slots); tle-insert-barriers puts a barrier after each ring loop.
+  static bool scratchOutsideRings(func::FuncOp func) {
+    if (gpu::warpSpecializeOf(func)) return false;
+    bool ok = true;
+    func.walk([&](gpu::OperandRingOp ring) {
+      if (gpu::isResident(ring.getType())) ok = false;
+    });
+    auto usesScratch = [](Operation *holder) {
+      bool found = false;
+      holder->walk([&](Operation *op) {
+        if (needsScratch(op)) found = true;
+      });
+      return found;
+    };
+    func.walk([&](scf::ForOp loop) {
+      if (!ok || !gpu::ringSlots(loop)) return;
+      if (usesScratch(loop)) ok = false;
+      // From the loop's first ring to the op of that block that holds the loop.
+      Operation *first = nullptr;
+      loop.getBody()->walk([&](Operation *op) {
+        for (Value v : op->getOperands()) {
+          auto ring = v.getDefiningOp<gpu::OperandRingOp>();
+          if (!ring) continue;
+          if (!first || (ring->getBlock() == first->getBlock() && ring->isBeforeInBlock(first))) first = ring;
+          else if (ring->getBlock() != first->getBlock()) ok = false;  // rings made in two places
+        }
+      });
+      if (!first) return;
+      Operation *holder = loop;
+      while (holder && holder->getBlock() != first->getBlock()) holder = holder->getParentOp();
+      if (!holder) return void(ok = false);
+      for (Operation *op = first; op && op != holder; op = op->getNextNode())
+        if (usesScratch(op)) ok = false;
+    });
+    return ok;
   }
 
   // First fit, in program order: the lowest offset that no buffer alive at the same time
@@ -175,6 +229,7 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       }
       for (Operation *user : ring->getUsers()) {
         if (auto copy = dyn_cast<gpu::AsyncCopyOp>(user); copy && copy.getSlot()) continue;  // before the loop
+        if (auto copy = dyn_cast<gpu::TmaCopyOp>(user); copy && copy.getSlot()) continue;
         if (auto loop = user->getParentOfType<scf::ForOp>(); loop && gpu::ringSlots(loop)) {
           ringsOf[loop].push_back(ring);
           return;

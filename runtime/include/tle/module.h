@@ -34,6 +34,15 @@ typedef struct CUmod_st *tleModule;
 /* Variants a kernel may have (tlec --specialize=auto) and parameters they may describe. */
 #define TLE_MAX_VARIANTS 5
 #define TLE_MAX_DISPATCH_PARAMS 128
+/* Tensor maps a kernel that reads descriptors by TMA takes after its parameters, and the
+ * ints that describe them (NAME_tle_tensor_maps, docs/abi.md). */
+#define TLE_MAX_TENSOR_MAPS 8
+#define TLE_MAX_TENSOR_MAP_INTS 512
+#ifdef __cplusplus
+#define TLE_ALIGN64_ alignas(64)
+#else
+#define TLE_ALIGN64_ _Alignas(64)
+#endif
 
 /* One compiled kernel and how it must be launched. */
 typedef struct tleKernelVariant {
@@ -42,6 +51,9 @@ typedef struct tleKernelVariant {
   int dynamicSharedBytes;
   int clusterSize; /* blocks per thread-block cluster along x (1: no clusters) */
   int cooperative; /* 1: the kernel has grid barriers and is launched cooperatively */
+  int tensorMapCount;  /* TMA tensor maps encoded at each launch from the arguments (0: none) */
+  int tensorMapParams; /* its parameters before them */
+  int tensorMaps[TLE_MAX_TENSOR_MAP_INTS];
 } tleKernelVariant;
 
 /* A kernel of a loaded module: the generic kernel (the first five fields, as before) and
@@ -58,6 +70,9 @@ typedef struct tleKernel {
   signed char paramKinds[TLE_MAX_DISPATCH_PARAMS];                    /* 1 pointer, 4/8 integer bytes, 0 other */
   signed char assumptions[TLE_MAX_VARIANTS][TLE_MAX_DISPATCH_PARAMS]; /* d > 1 (a multiple of d), 1 (not passed) or 0 */
   tleKernelVariant variants[TLE_MAX_VARIANTS];
+  int tensorMapCount; /* the generic kernel's tensor maps (a kernel whose hints allow TMA) */
+  int tensorMapParams;
+  int tensorMaps[TLE_MAX_TENSOR_MAP_INTS];
 } tleKernel;
 
 /* The driver functions used, resolved once. CUresult values are cudaError_t values. */
@@ -74,6 +89,9 @@ typedef struct tleDriver {
   /* cuLaunchCooperativeKernel (grid barriers); may be absent from old drivers */
   int (*launchCooperativeKernel)(struct CUfunc_st *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                  tleStream, void **);
+  /* cuTensorMapEncodeTiled (TMA); absent before CUDA 12: kernels that need it do not run */
+  int (*tensorMapEncodeTiled)(void *, int, unsigned, void *, const unsigned long long *, const unsigned long long *,
+                              const unsigned *, const unsigned *, int, int, int, int);
   int ready;
 } tleDriver;
 
@@ -93,6 +111,7 @@ static void tleDriverOpen_(void) {
   TLE_RESOLVE_(funcSetAttribute, "cuFuncSetAttribute");
   TLE_RESOLVE_(launchKernel, "cuLaunchKernel");
   TLE_RESOLVE_(launchCooperativeKernel, "cuLaunchCooperativeKernel");
+  TLE_RESOLVE_(tensorMapEncodeTiled, "cuTensorMapEncodeTiled");
 #undef TLE_RESOLVE_
   tle_driver_.ready = tle_driver_.init && tle_driver_.moduleLoadData && tle_driver_.moduleUnload &&
                       tle_driver_.moduleGetFunction && tle_driver_.moduleGetGlobal && tle_driver_.memcpyDtoH &&
@@ -157,6 +176,21 @@ static inline tleStatus tleLoadVariant_(const tleDriver *d, tleModule module, co
   out->dynamicSharedBytes = facts[1];
   out->clusterSize = facts[2];
   out->cooperative = facts[3];
+  /* The tensor maps it takes, if it reads descriptors by TMA. */
+  char mapsName[512];
+  if (snprintf(mapsName, sizeof mapsName, "%s_tle_tensor_maps", name) >= (int)sizeof mapsName) return TLE_ERROR_INVALID_ARGUMENT;
+  out->tensorMapCount = 0;
+  if (d->moduleGetGlobal(&address, &bytes, module, mapsName) == 0) {
+    int table[TLE_MAX_TENSOR_MAP_INTS + 2];
+    if (bytes < sizeof(int) || bytes > sizeof table) return TLE_ERROR_NOT_A_TLE_KERNEL;
+    status = d->memcpyDtoH(table, address, bytes);
+    if (status != TLE_SUCCESS) return status;
+    if (bytes < 2 * sizeof(int) || table[0] < 0 || table[0] > TLE_MAX_DISPATCH_PARAMS || table[1] < 0 || table[1] > TLE_MAX_TENSOR_MAPS)
+      return TLE_ERROR_NOT_A_TLE_KERNEL;
+    out->tensorMapParams = table[0];
+    out->tensorMapCount = table[1];
+    memcpy(out->tensorMaps, table + 2, bytes - 2 * sizeof(int));
+  }
   if (facts[1] > 48 * 1024) {
     const int maxDynamicSharedBytes = 8; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     status = d->funcSetAttribute(out->function, maxDynamicSharedBytes, facts[1]);
@@ -184,6 +218,9 @@ static inline tleStatus tleModuleGetKernel(tleModule module, const char *name, t
   kernel->dynamicSharedBytes = generic.dynamicSharedBytes;
   kernel->clusterSize = generic.clusterSize;
   kernel->cooperative = generic.cooperative;
+  kernel->tensorMapCount = generic.tensorMapCount;
+  kernel->tensorMapParams = generic.tensorMapParams;
+  memcpy(kernel->tensorMaps, generic.tensorMaps, sizeof kernel->tensorMaps);
   /* The table: variant count, parameter count, parameter kinds, then the assumptions. */
   char tableName[512];
   if (snprintf(tableName, sizeof tableName, "%s_tle_variants", name) >= (int)sizeof tableName) return TLE_ERROR_INVALID_ARGUMENT;
@@ -222,6 +259,83 @@ static inline tleStatus tleLaunchVariant_(const tleDriver *d, const tleKernelVar
                          stream, args, NULL);
 }
 
+/* An argument of that kind (1 pointer, 4/8 an integer of that many bytes) as a 64-bit
+ * integer: a pointer's address, a 32-bit integer sign-extended. */
+static inline long long tleArgument_(void *arg, int kind) {
+  switch (kind) {
+  case 1: return (long long)(unsigned long long)*(void *const *)arg;
+  case 4: return *(const int *)arg;
+  case 8: return *(const long long *)arg;
+  default: return 0;
+  }
+}
+
+/* Runs one program of a tensor map's table (cuda::HostStep in tlec) from `*at`; 0 on success. */
+static inline int tleTensorMapPart_(void **args, const int *table, int *at, int end, long long *out) {
+  long long stack[16];
+  int depth = 0;
+  if (*at >= end) return -1;
+  const int length = table[(*at)++];
+  const int stop = *at + length;
+  if (length < 0 || stop > end) return -1;
+  while (*at < stop) {
+    const int step = table[(*at)++];
+    if (step == 1 || step == 2) {
+      if (depth == 16 || *at + 2 > stop) return -1;
+      if (step == 1) {
+        const int i = table[*at], kind = table[*at + 1];
+        *at += 2;
+        if (i < 0 || i >= TLE_MAX_DISPATCH_PARAMS) return -1;
+        stack[depth++] = tleArgument_(args[i], kind);
+      } else {
+        const unsigned long long low = (unsigned)table[*at], high = (unsigned)table[*at + 1];
+        *at += 2;
+        stack[depth++] = (long long)(low | (high << 32));
+      }
+      continue;
+    }
+    if (step == 9 || step == 10) {
+      if (depth < 1) return -1;
+      stack[depth - 1] = step == 9 ? (long long)(int)stack[depth - 1] : (long long)(unsigned)stack[depth - 1];
+      continue;
+    }
+    if (depth < 2 || step < 3 || step > 8) return -1;
+    const unsigned long long a = (unsigned long long)stack[depth - 2], b = (unsigned long long)stack[depth - 1];
+    const unsigned long long r = step == 3 || step == 6 ? a + b : step == 4 || step == 7 ? a - b : a * b;
+    --depth;
+    stack[depth - 1] = step <= 5 ? (long long)(int)(unsigned)r : (long long)r;  /* 32-bit steps wrap */
+  }
+  if (depth != 1) return -1;
+  *out = stack[0];
+  return 0;
+}
+
+/* Encodes the tensor maps `variant` takes into `maps` (64-byte aligned, 128 bytes each) from
+ * the arguments; 0 on success, as the generated launcher's tle::encode_tensor_map. */
+static inline int tleEncodeTensorMaps_(const tleDriver *d, int count, const int *table, void **args, unsigned long long (*maps)[16]) {
+  if (count > 0 && !d->tensorMapEncodeTiled) return -1;
+  int at = 0;
+  for (int m = 0; m < count; ++m) {
+    if (at + 5 > TLE_MAX_TENSOR_MAP_INTS) return -1;
+    const int type = table[at], elementBytes = table[at + 1], boxRows = table[at + 2], boxCols = table[at + 3], swizzle = table[at + 4];
+    at += 5;
+    long long part[4];
+    for (int p = 0; p < 4; ++p)
+      if (tleTensorMapPart_(args, table, &at, TLE_MAX_TENSOR_MAP_INTS, &part[p]) != 0) return -1;
+    /* part: base, rows, columns, row stride (elements) */
+    if (part[1] <= 0 || part[2] <= 0 || part[3] < 0) return -1;
+    const unsigned long long dims[2] = {(unsigned long long)part[2], (unsigned long long)part[1]};
+    const unsigned long long strides[1] = {(unsigned long long)part[3] * (unsigned long long)elementBytes};
+    const unsigned box[2] = {(unsigned)boxCols, (unsigned)boxRows}, elementStrides[2] = {1, 1};
+    const int swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0; /* CU_TENSOR_MAP_SWIZZLE_* */
+    const int interleaveNone = 0, l2Promotion128B = 2, oobFillNone = 0;
+    if (d->tensorMapEncodeTiled(maps[m], type, 2, (void *)(unsigned long long)part[0], dims, strides, box, elementStrides,
+                                interleaveNone, swizzleMode, l2Promotion128B, oobFillNone) != 0)
+      return -1;
+  }
+  return 0;
+}
+
 /* Whether variant `v` of `kernel` may run with `args`; fills `passed` with the arguments it
  * takes (those it assumes equal to 1 are compiled in). */
 static inline int tleVariantFits_(const tleKernel *kernel, int v, void **args, void **passed) {
@@ -256,12 +370,28 @@ static inline tleStatus tleKernelLaunch(const tleKernel *kernel, tleStream strea
   if (kernel->clusterSize > 1 && grid_x % (unsigned)kernel->clusterSize != 0) return TLE_ERROR_CLUSTER_GRID;
   const tleDriver *d = tleDriverGet_();
   if (!d) return TLE_ERROR_NO_DRIVER;
-  void *passed[TLE_MAX_DISPATCH_PARAMS + 1];
-  for (int v = 0; v < kernel->variantCount; ++v)
-    if (args && tleVariantFits_(kernel, v, args, passed))
-      return tleLaunchVariant_(d, &kernel->variants[v], stream, grid_x, grid_y, grid_z, passed);
+  void *passed[TLE_MAX_DISPATCH_PARAMS + TLE_MAX_TENSOR_MAPS + 1];
+  TLE_ALIGN64_ unsigned long long maps[TLE_MAX_TENSOR_MAPS][16]; /* CUtensorMaps */
+  for (int v = 0; v < kernel->variantCount; ++v) {
+    const tleKernelVariant *variant = &kernel->variants[v];
+    if (!args || !tleVariantFits_(kernel, v, args, passed)) continue;
+    /* A variant that reads descriptors by TMA takes their tensor maps last; where one does
+     * not encode (an extent of 0), the next variant runs, as the generated launcher does. */
+    if (variant->tensorMapCount > 0) {
+      if (tleEncodeTensorMaps_(d, variant->tensorMapCount, variant->tensorMaps, args, maps) != 0) continue;
+      for (int m = 0; m < variant->tensorMapCount; ++m) passed[variant->tensorMapParams + m] = maps[m];
+    }
+    return tleLaunchVariant_(d, variant, stream, grid_x, grid_y, grid_z, passed);
+  }
   tleKernelVariant generic = {kernel->function, kernel->threadsPerBlock, kernel->dynamicSharedBytes, kernel->clusterSize,
-                              kernel->cooperative};
+                              kernel->cooperative, 0, 0, {0}};
+  if (kernel->tensorMapCount > 0) {
+    /* A lone kernel (no variants): its arguments, then its tensor maps. */
+    if (!args || tleEncodeTensorMaps_(d, kernel->tensorMapCount, kernel->tensorMaps, args, maps) != 0) return TLE_ERROR_TENSOR_MAP;
+    for (int i = 0; i < kernel->tensorMapParams; ++i) passed[i] = args[i];
+    for (int m = 0; m < kernel->tensorMapCount; ++m) passed[kernel->tensorMapParams + m] = maps[m];
+    return tleLaunchVariant_(d, &generic, stream, grid_x, grid_y, grid_z, passed);
+  }
   return tleLaunchVariant_(d, &generic, stream, grid_x, grid_y, grid_z, args);
 }
 

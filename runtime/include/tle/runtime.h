@@ -47,6 +47,12 @@ typedef int tleStatus;
 /* A kernel with a device-wide barrier got more blocks than the context's barrierBlocks. */
 #define TLE_ERROR_DIST_GRID (-11)
 
+/* A kernel that reads tensor descriptors by TMA (the tensor memory accelerator) got one the
+ * driver cannot encode as a tensor map: an extent of 0 or of 2^32 or more, or a base or row
+ * stride not a multiple of 16 bytes. A launcher that chooses among variants runs the next
+ * one instead (docs/abi.md); a kernel compiled alone returns this and launches nothing. */
+#define TLE_ERROR_TENSOR_MAP (-12)
+
 /* A multi-GPU context (tle/distributed.h); launchers of distributed kernels take one. */
 typedef struct tleDistContext tleDistContext;
 
@@ -65,6 +71,7 @@ static inline const char *tleStatusName(tleStatus status) {
   case TLE_ERROR_DIST_HEAP: return "the symmetric heap is full";
   case TLE_ERROR_DIST_MISMATCH: return "the distributed context does not fit the kernel (mesh ranks or CUDA device)";
   case TLE_ERROR_DIST_GRID: return "more blocks than the distributed context's barrierBlocks";
+  case TLE_ERROR_TENSOR_MAP: return "a tensor descriptor cannot be encoded as a TMA tensor map (an extent of 0, or misaligned)";
   default: return status > 0 ? "CUDA error (see cudaGetErrorString)" : "unknown tlec status";
   }
 }
