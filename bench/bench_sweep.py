@@ -36,6 +36,8 @@ def main():
                              "elements: odd sizes with 16-byte row strides (a slice of a larger buffer)")
     parser.add_argument("--baseline", default="",
                         help="another build of the same kernels (bench/gen_sweep.sh at an earlier commit), timed beside them")
+    parser.add_argument("--configs", default="",
+                        help="comma-separated config names to run (e.g. fp16_128x256x64_s3_w8_e0), instead of all")
     parser.add_argument("--fp8-b-row-major", action="store_true",
                         help="fp8 B row-major (N contiguous, stride_bn = 1) instead of the tutorial's pre-transposed B")
     args = parser.parse_args()
@@ -58,7 +60,8 @@ def main():
     shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")] if args.shapes else SHAPES
     for (m, n, k) in shapes:
         for dt_name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16), ("fp8", torch.float8_e5m2)):
-            syms = sorted(s for s in kernels if s[3:].startswith(dt_name) and s[:3] in tutorials)
+            syms = sorted(s for s in kernels if s[3:].startswith(dt_name) and s[:3] in tutorials and
+                          (not args.configs or s[3:] in args.configs.split(",")))
             if not syms:
                 continue
             flops = 2.0 * m * n * k

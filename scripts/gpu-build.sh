@@ -51,7 +51,7 @@ add_sig="*fp32:16, *fp32:16, *fp32:16, i32, 1024"
   -o "$out/ring16.cubin"
 # ... and tutorial 09's descriptor matmul, whose aligned variants take TMA tensor maps that
 # tle/module.h encodes from the arguments (NAME_tle_tensor_maps).
-"$build/bin/tlec" tests/corpus/triton/09_persistent_matmul.tle --kernel matmul_kernel_descriptor_persistent --num-warps 8 --num-stages 3 \
+"$build/bin/tlec" tests/corpus/triton/09_persistent_matmul.tle --kernel matmul_kernel_descriptor_persistent --num-warps 8 --num-stages 3 --tma=auto \
   --signature "*fp16, *fp16, *fp16, i32, i32, i32, 128, 128, 64, 8, 0, 132, 0" --target "cuda:$arch" -o "$out/desc_mm.cubin" 2>/dev/null
 cc -std=c11 -O2 -shared -fPIC -Wall -Werror -Iruntime/include tests/gpu/module_shim.c -o "$out/libtle_module_shim.so" -ldl -lpthread
 echo "gpu-build: $(wc -l < "$out/kernels.txt") kernels in $out/libtle_gpu_kernels.so"

@@ -26,7 +26,7 @@ constexpr EmitName kEmitNames[] = {
 // Long options tlec knows, for "did you mean" suggestions.
 const char *const kKnownOptions[] = {
     "--output", "--emit", "--target", "--kernel", "--signature", "--out-name", "--num-warps", "--num-stages",
-    "--specialize",     "--define", "--include", "--MD", "--MF", "--MT", "--color", "--diagnostics-format", "--Werror",
+    "--specialize", "--tma", "--define", "--include", "--MD", "--MF", "--MT", "--color", "--diagnostics-format", "--Werror",
     "--verbose", "--version", "--help",
 };
 
@@ -195,6 +195,10 @@ KERNELS:
                              16-bit tiles), and let the launcher pick the one the
                              arguments meet (CUDA targets; docs/abi.md). none: one
                              kernel per --signature, exactly as hinted.
+  --tma MODE                 off (default): tensor-descriptor loads that feed tl.dot are
+                             copied by cp.async. auto: on CUDA sm_90+ by TMA where the
+                             kernel variant allows it (16-byte rows; docs/abi.md); not yet
+                             run on a GPU.
   -D, --define NAME=VALUE    Bind the constexpr parameter (or module-level name) NAME to
                              VALUE, a Python expression; -D NAME means True.
   -I, --include DIR          Search DIR for imported .tle modules (repeatable), after the
@@ -249,6 +253,7 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
       ("num-warps", "", cxxopts::value<std::string>())
       ("num-stages", "", cxxopts::value<std::string>())
       ("specialize", "", cxxopts::value<std::string>())
+      ("tma", "", cxxopts::value<std::string>())
       ("D,define", "", cxxopts::value<std::string>())
       ("I,include", "", cxxopts::value<std::string>())
       ("MD", "")
@@ -307,6 +312,11 @@ std::optional<Options> parseCommandLine(int argc, const char *const *argv, Diagn
           bad("--num-stages must be an integer from 1 to 16, got '" + value + "'");
         else
           opts.numStages = n;
+      } else if (key == "tma") {
+        if (value == "auto" || value == "off")
+          opts.tma = value == "auto";
+        else
+          bad("--tma must be auto or off, got '" + value + "'");
       } else if (key == "specialize") {
         if (value == "auto" || value == "none")
           opts.specialize = value == "auto";

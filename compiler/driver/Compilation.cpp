@@ -134,6 +134,7 @@ bool runCompilation(const Options &options, SourceManager &sources, DiagnosticEn
       auto pipelineStart = std::chrono::steady_clock::now();
       SourceLocator locate = locatorFor(sources);
       if (options.specialize && !specializeParameters(*ir, diags)) return false;
+      if (!options.tma) disallowTma(*ir);
       if (!runTargetPipeline(*ir, *options.target, diags, locate)) return false;
       spdlog::info("ran the {} pipeline in {:.2f} ms", options.target->name(), millisecondsSince(pipelineStart));
       CudaOptions cuda;

@@ -26,6 +26,7 @@ def TleGpu_Dialect : Dialect {
     "::mlir::IntegerAttr":$buffer_bytes,     // the bytes all buffers take (tle-plan-shared-memory)
     "::mlir::UnitAttr":$async_copy,          // a load planned as an asynchronous copy (tle-plan-async-copies)
     "::mlir::UnitAttr":$tma_copy,            // such a load of a descriptor block, copied by TMA (tle-plan-tma-copies)
+    "::mlir::UnitAttr":$no_tma,              // a kernel whose copies stay cp.async (tlec --tma=off)
     "::mlir::IntegerAttr":$async_depth,      // how many iterations ahead a loop's copies go (tle-plan-async-copies)
     "::mlir::IntegerAttr":$ring_slots,       // the slots of a loop's operand rings (tle-lower-async-copies)
     "::mlir::Attribute":$shared_memory,      // a kernel's SharedMemoryPlanAttr (tle-plan-shared-memory)

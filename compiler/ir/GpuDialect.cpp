@@ -133,6 +133,8 @@ void setTmaCopy(Operation *load, bool tma) {
   if (tma) helper.setAttr(load, UnitAttr::get(load->getContext()));
   else if (helper.isAttrPresent(load)) helper.removeAttr(load);
 }
+bool tmaAllowed(Operation *kernel) { return !dialectOf(kernel).getNoTmaAttrHelper().isAttrPresent(kernel); }
+void disallowTma(Operation *kernel) { dialectOf(kernel).getNoTmaAttrHelper().setAttr(kernel, UnitAttr::get(kernel->getContext())); }
 std::optional<int> asyncDepth(Operation *loop) {
   if (auto v = dialectOf(loop).getAsyncDepthAttrHelper().getAttr(loop)) return static_cast<int>(v.getInt());
   return std::nullopt;

@@ -74,6 +74,9 @@ void setAsyncCopy(mlir::Operation *load, bool async);
 // A planned asynchronous copy of a descriptor block that goes by TMA (tle-plan-tma-copies).
 bool isTmaCopy(mlir::Operation *load);
 void setTmaCopy(mlir::Operation *load, bool tma);
+// Whether a kernel may copy descriptor blocks by TMA (tlec --tma; true unless turned off).
+bool tmaAllowed(mlir::Operation *kernel);
+void disallowTma(mlir::Operation *kernel);
 // How many iterations ahead a loop's asynchronous copies are issued; nullopt: the loop has none.
 std::optional<int> asyncDepth(mlir::Operation *loop);
 void setAsyncDepth(mlir::Operation *loop, int depth);

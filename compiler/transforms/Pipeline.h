@@ -21,4 +21,7 @@ bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEng
 // launchers dispatch among; run before the target's pipeline.
 bool specializeParameters(IrModule &module, DiagnosticEngine &diags);
 
+// tlec --tma=off: every kernel of `module` keeps cp.async for its descriptor blocks.
+void disallowTma(IrModule &module);
+
 }  // namespace tle

@@ -48,6 +48,10 @@ bool specializeParameters(IrModule &module, DiagnosticEngine &diags) {
   return true;
 }
 
+void disallowTma(IrModule &module) {
+  module.op->walk([](mlir::func::FuncOp f) { gpu::disallowTma(f); });
+}
+
 bool runTargetPipeline(IrModule &module, const TargetInfo &target, DiagnosticEngine &diags, const SourceLocator &locate) {
   const TargetPipeline *pipeline = pipelineFor(target.family());
   if (!pipeline) {

@@ -6,7 +6,8 @@
 // mask per 16-byte chunk; out-of-bounds elements read zero, as the descriptor's padding.
 //
 // A load qualifies when
-//   - the target has TMA and the kernel is not warp-specialized (thread 0 issues the copies);
+//   - the target has TMA, the kernel is not warp-specialized (thread 0 issues the copies) and
+//     TMA was not turned off (tlec --tma=off: tle_gpu.no_tma on the kernel);
 //   - its block is 2-D, of 1- or 2-byte elements, in boxes TMA can write in the slot's
 //     swizzled arrangement (tmaBoxFor);
 //   - the descriptor's base, shape and strides are kernel arguments, constants or integer
@@ -46,7 +47,7 @@ class TmaPlanner {
   TmaPlanner(func::FuncOp f, const TargetInfo &target) : f_(f), target_(target), axis_(f) {}
 
   void run() {
-    if (target_.has(Feature::Tma) && !gpu::warpSpecializeOf(f_)) {
+    if (target_.has(Feature::Tma) && gpu::tmaAllowed(f_) && !gpu::warpSpecializeOf(f_)) {
       f_.walk([&](scf::ForOp loop) {
         SmallVector<ir::LoadOp> copies;
         bool all = true;
