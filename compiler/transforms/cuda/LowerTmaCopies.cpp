@@ -36,17 +36,23 @@ using namespace mlir;
 
 namespace {
 
-// Erases `v`'s definition and what only it used, once unused and pure.
-void eraseIfDead(Value v) {
-  SmallVector<Operation *> work;
-  if (Operation *def = v ? v.getDefiningOp() : nullptr) work.push_back(def);
+// Erases the definitions of `roots` and what only they used, once unused and pure. An op
+// may be reached twice (two operands, two roots): each is erased once.
+void eraseIfDead(ArrayRef<Value> roots) {
+  llvm::SetVector<Operation *> work;
+  for (Value v : roots)
+    if (Operation *def = v ? v.getDefiningOp() : nullptr) work.insert(def);
+  llvm::DenseSet<Operation *> erased;
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
-    if (!op->use_empty() || op->getNumRegions() != 0 || !isMemoryEffectFree(op)) continue;
-    SmallVector<Value> operands(op->getOperands());
+    if (erased.contains(op) || !op->use_empty() || op->getNumRegions() != 0 || !isMemoryEffectFree(op)) continue;
+    SmallVector<Operation *> defs;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp()) defs.push_back(def);
+    erased.insert(op);
     op->erase();
-    for (Value operand : operands)
-      if (Operation *def = operand.getDefiningOp()) work.push_back(def);
+    for (Operation *def : defs)
+      if (!erased.contains(def)) work.insert(def);
   }
 }
 
@@ -121,12 +127,10 @@ class TmaLowering {
       auto tma = b.create<gpu::TmaCopyOp>(copy.getLoc(), mapFor(block), block.getOffsets(), copy.getRing(), barriers.getBarriers(),
                                           valid, copy.getSlotAttr(), copy.getSlotsBehindAttr(), transposed ? UnitAttr::get(ctx) : UnitAttr());
       (void)tma;
-      Value ptr = copy.getPtr(), mask = copy.getMask();
-      SmallVector<Value> strides(copy.getStrides());
+      SmallVector<Value> inputs{copy.getPtr(), copy.getMask()};
+      inputs.append(copy.getStrides().begin(), copy.getStrides().end());
       copy.erase();
-      eraseIfDead(ptr);
-      eraseIfDead(mask);
-      for (Value s : strides) eraseIfDead(s);
+      eraseIfDead(inputs);
     }
     SmallVector<gpu::AsyncWaitOp> waits(loop.getBody()->getOps<gpu::AsyncWaitOp>());
     for (gpu::AsyncWaitOp wait : waits) {
@@ -169,10 +173,10 @@ class TmaLowering {
       else
         distance = b.create<arith::MulIOp>(loc, b.create<arith::ConstantOp>(loc, IntegerAttr::get(type, ahead)), loop.getStep());
       iteration = b.createOrFold<arith::AddIOp>(named("_iteration"), from, distance);
-      eraseIfDead(distance);  // folded into a constant of its own
+      eraseIfDead({distance});  // folded into a constant of its own
     }
     Value needed = b.createOrFold<arith::CmpIOp>(named("_needed"), arith::CmpIPredicate::slt, iteration, loop.getUpperBound());
-    if (iteration != from) eraseIfDead(iteration);
+    if (iteration != from) eraseIfDead({iteration});
     return needed;
   }
 
