@@ -259,9 +259,14 @@ def TleGpu_TensorMapType : TypeDef<TleGpu_Dialect, "TensorMap"> {
 
 def TleGpu_TmaBarriersType : TypeDef<TleGpu_Dialect, "TmaBarriers"> {
   let mnemonic = "tma_barriers";
-  let summary = "one mbarrier per slot of a ring loop's operand rings";
-  let parameters = (ins "unsigned":$slots);
-  let assemblyFormat = "`<` $slots `>`";
+  let summary = "one mbarrier per slot of a ring loop's operand rings, completing a phase after `arrivals` copies";
+  let description = [{
+    `arrivals`: the copies into each slot an iteration waits for (one per ring: a slot holds
+    one tile of each operand). Each copy arrives once and expects its own bytes, so a
+    phase completes when every operand of the iteration has landed.
+  }];
+  let parameters = (ins "unsigned":$slots, "unsigned":$arrivals);
+  let assemblyFormat = "`<` $slots `,` $arrivals `>`";
 }
 
 def TleGpu_TensorMapOp : TleGpu_Op<"tensor_map", [Pure, AttrSizedOperandSegments]> {

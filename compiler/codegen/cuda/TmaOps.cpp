@@ -95,7 +95,7 @@ void KernelPrinter::printTmaOperation(Operation *op) {
         line() << "uint64_t* const " << barriers << " = reinterpret_cast<uint64_t*>(tle_smem + " << *b.getOffset()
                << ");  // one per operand slot, completed by the slot's TMA copies\n";
         line() << "uint32_t " << phases << " = 0;  // the phase each slot's barrier completes next, one bit a slot\n";
-        line() << "tle::tma_init_barriers<" << slots << ">(" << barriers << ");\n";
+        line() << "tle::tma_init_barriers<" << slots << ", " << b.getType().getArrivals() << ">(" << barriers << ");\n";
         tmaBarriers_[b.getBarriers()] = {barriers, phases};
       })
       .Case<gpu::TmaCopyOp>([&](gpu::TmaCopyOp c) {

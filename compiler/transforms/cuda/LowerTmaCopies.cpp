@@ -3,7 +3,7 @@
 // loop whose every copy is marked tle_gpu.tma_copy and reads a descriptor block:
 //
 //   %map = tle_gpu.tensor_map %a_ptr[%M, %K] strides [%K, 1] {box}   at the kernel's entry
-//   %bars = tle_gpu.tma_barriers : <slots>                             at the kernel's entry
+//   %bars = tle_gpu.tma_barriers : <slots, rings>                      at the kernel's entry
 //   tle_gpu.tma_copy %map[%row, %col] into %ring, %bars if %valid {slot = s}   before the loop
 //   scf.for %i ...
 //     tle_gpu.tma_wait %bars                   (was tle_gpu.async_wait: this slot's bytes landed, a barrier)
@@ -110,6 +110,8 @@ class TmaLowering {
           SmallVector<int64_t>(blockShape))
         return;
     }
+    // Each slot's barrier counts one arrival per ring a phase: every ring is copied once an iteration.
+    if (static_cast<size_t>(llvm::count_if(copies, [&](gpu::AsyncCopyOp c) { return loop->isAncestor(c); })) != rings.size()) return;
     // Nothing else in the loop may need cp.async's waits.
     bool others = false;
     loop.getBody()->walk([&](Operation *op) {
@@ -119,7 +121,7 @@ class TmaLowering {
     if (others) return;
 
     MLIRContext *ctx = f_.getContext();
-    auto barriers = entry_.create<gpu::TmaBarriersOp>(loop.getLoc(), gpu::TmaBarriersType::get(ctx, slots), IntegerAttr());
+    auto barriers = entry_.create<gpu::TmaBarriersOp>(loop.getLoc(), gpu::TmaBarriersType::get(ctx, slots, static_cast<unsigned>(rings.size())), IntegerAttr());
     for (gpu::AsyncCopyOp copy : copies) {
       auto [block, transposed] = descriptorBlockOf(copy.getPtr());
       OpBuilder b(copy);

@@ -31,12 +31,14 @@ struct alignas(64) TensorMap {
   unsigned long long opaque[16];
 };
 
-// Before the first copy (the kernel's entry): one barrier per slot, one arrival a phase (the
-// copying thread's). The block barrier before the loop's first copies publishes them.
-template <int Slots>
+// Before the first copy (the kernel's entry): one barrier per slot, `Arrivals` arrivals a
+// phase (one per operand copied into the slot, each expecting its own bytes: a count of
+// one would let the first operand's arrival complete the phase, or underflow it). The
+// block barrier before the loop's first copies publishes them.
+template <int Slots, int Arrivals>
 TLE_DEVICE void tma_init_barriers(uint64_t *barriers) {
   if (threadIdx.x == 0) {
-    TLE_UNROLL for (int s = 0; s < Slots; ++s) cuda::ptx::mbarrier_init(&barriers[s], 1);
+    TLE_UNROLL for (int s = 0; s < Slots; ++s) cuda::ptx::mbarrier_init(&barriers[s], Arrivals);
     cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
   }
 }
