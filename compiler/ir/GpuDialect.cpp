@@ -245,6 +245,12 @@ void setArgumentOffsets(Operation *call, ArrayRef<int64_t> offsets) {
 
 static bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
+// A barrier whose phase expects no arrival would complete before its copies land.
+LogicalResult TmaBarriersType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned slots, unsigned arrivals) {
+  if (slots == 0 || arrivals == 0) return emitError() << "tma_barriers needs at least one slot and one arrival a phase";
+  return success();
+}
+
 LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError, ArrayRef<unsigned> sizePerThread,
                                         ArrayRef<unsigned> threadsPerWarp, ArrayRef<unsigned> warpsPerCTA,
                                         ArrayRef<unsigned> order) {

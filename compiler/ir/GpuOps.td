@@ -267,6 +267,7 @@ def TleGpu_TmaBarriersType : TypeDef<TleGpu_Dialect, "TmaBarriers"> {
   }];
   let parameters = (ins "unsigned":$slots, "unsigned":$arrivals);
   let assemblyFormat = "`<` $slots `,` $arrivals `>`";
+  let genVerifyDecl = 1;
 }
 
 def TleGpu_TensorMapOp : TleGpu_Op<"tensor_map", [Pure, AttrSizedOperandSegments]> {

@@ -387,3 +387,10 @@ func.func @addptr_along_dim(%p: tensor<16x32x!tle.ptr<f16>>, %s: i32, %rest: ten
   %a = tle_gpu.addptr_along %p, %s, %rest {dim = 2 : i32, start = 0 : i32} : tensor<16x32x!tle.ptr<f16>>, tensor<16x32xi32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{tma_barriers needs at least one slot and one arrival a phase}}
+func.func @tma_barriers_without_arrivals(%b: !tle_gpu.tma_barriers<3, 0>) {
+  return
+}
