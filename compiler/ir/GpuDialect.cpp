@@ -121,6 +121,23 @@ Attribute transposedBlockedLayout(Attribute layout, ArrayRef<int32_t> order, boo
   return BlockedLayoutAttr::get(layout.getContext(), spt, tpw, wpc, fastest);
 }
 
+bool mmaTileKeepsThreads(MmaLayoutAttr layout, ArrayRef<int64_t> shape) {
+  if (shape.size() != 2) return false;
+  const int64_t warpsM = layout.getWarpsM(), warpsN = layout.getWarpsN(), groupN = layout.getGroupN();
+  // Rows: lanes reach 8, a register the next 8, the warps 16 apart. Columns: a register and
+  // two lane bits reach 8; the warps then interleave 8-column blocks, or own groupN-wide ones.
+  const int64_t rows = 16 * warpsM;
+  const int64_t cols = groupN == 0 ? 8 * warpsN : warpsN > 1 ? groupN * warpsN : 8;
+  return shape[0] >= rows && shape[1] >= cols;
+}
+
+bool extractsInRegisters(Operation *op) {
+  auto extract = dyn_cast<ir::ExtractTileOp>(op);
+  if (!extract || !extract.getDynamicOffsets().empty()) return false;
+  auto src = dyn_cast<MmaLayoutAttr>(extract.getSrc().getType().getEncoding());
+  return src && src == extract.getType().getEncoding() && mmaTileKeepsThreads(src, extract.getType().getShape());
+}
+
 bool isAsyncCopy(Operation *load) { return dialectOf(load).getAsyncCopyAttrHelper().isAttrPresent(load); }
 void setAsyncCopy(Operation *load, bool async) {
   auto helper = dialectOf(load).getAsyncCopyAttrHelper();

@@ -68,6 +68,13 @@ void setBufferBytes(mlir::Operation *kernel, int64_t bytes);
 // result's layout to the operand's. Null for other layouts: only a blocked layout permutes
 // without moving elements between threads.
 mlir::Attribute transposedBlockedLayout(mlir::Attribute layout, llvm::ArrayRef<int32_t> order, bool inverse);
+// Whether a tile of `shape` in the mma accumulator layout `layout` has the lane and warp
+// bases of every larger tile in it (layout.cuh's Mma): no basis is cut off by the shape, so
+// the sub-tiles of a larger tile at multiples of `shape` are subsets of each thread's registers.
+bool mmaTileKeepsThreads(MmaLayoutAttr layout, llvm::ArrayRef<int64_t> shape);
+// A tle.extract_tile at constant offsets whose source and result share an mma layout that
+// keeps the result's threads: each thread selects registers it holds, no scratch.
+bool extractsInRegisters(mlir::Operation *extract);
 // A load planned as an asynchronous copy into shared memory (tle-plan-async-copies).
 bool isAsyncCopy(mlir::Operation *load);
 void setAsyncCopy(mlir::Operation *load, bool async);

@@ -431,6 +431,14 @@ def test_scans_and_rearrangement(k):
     want = x.clone()
     want[8:, 16:] = y
     check("tle insert_tile [1, 1]", out, want, 0, 0)
+    for sym, m, n, kdim in (("dot_halves_n_64x64", 64, 64, 32), ("dot_halves_m_64x64", 64, 64, 32),
+                            ("dot_halves_n_128x256", 128, 256, 64), ("dot_halves_n_32x64", 32, 64, 32),
+                            ("dot_halves_n_16x64", 16, 64, 32), ("dot_halves_n_64x256", 64, 256, 64)):
+        a = torch.randn(m, kdim, device="cuda", dtype=torch.float16)
+        b = torch.randn(kdim, n, device="cuda", dtype=torch.float16)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+        k[sym]([1], a, b, c)
+        check(f"an accumulator's halves stored apart ({sym})", c, a.double() @ b.double(), 1e-2, 1e-2)
     m, n, kdim = 100, 75, 300
     a, b = torch.randn(m, kdim, device="cuda"), torch.randn(kdim, n, device="cuda")
     c = torch.full((m, n), float("nan"), device="cuda")

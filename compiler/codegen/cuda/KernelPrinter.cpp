@@ -535,6 +535,12 @@ void KernelPrinter::printRearrangement(Operation *op) {
                "gathered");
       })
       .Case<ir::ExtractTileOp>([&](ir::ExtractTileOp e) {
+        if (gpu::extractsInRegisters(e)) {  // each thread holds its part of the sub-tile
+          std::string offsets;
+          for (int64_t o : e.getOffsets()) offsets += ", " + std::to_string(o);
+          define(op, "tle::extract_tile_in_registers<" + type(e.getType()) + offsets + ">(" + expr(e.getSrc()) + ")", "tile");
+          return;
+        }
         std::string smem = useScratch(spelling_.tileBytes(srcType));
         if (!e.getDynamicOffsets().empty()) {
           std::string offsets;

@@ -63,7 +63,7 @@ void KernelPrinter::launcherProgram(Value v, std::vector<HostStep> &program) {
       .Default([](Operation *) -> Step {
         throw Unsupported{"a tensor map part the launcher cannot compute (tlec bug: tle-plan-tma-copies admitted it)"};
       });
-  if (kind) program.push_back({*kind});
+  if (kind) program.push_back({*kind, "", 0});
 }
 
 void KernelPrinter::printTmaOperation(Operation *op) {

@@ -59,4 +59,16 @@ def SpecializeParameters : Pass<"tle-specialize-parameters", "::mlir::ModuleOp">
   let dependentDialects = ["::tle::ir::TleDialect", "::mlir::arith::ArithDialect"];
 }
 
+def SplitHalvesAsTiles : Pass<"tle-split-halves-as-tiles", "::mlir::func::FuncOp"> {
+  let summary = "write a split of a dimension's halves as two extract_tile";
+  let description = [{
+    tl.split(tl.permute(tl.reshape(x, [.., 2, D/2, ..]), order)), where the reshape cuts
+    dimension d of x (size D) into [2, D/2] and the permutation moves that new axis of size 2
+    last and keeps the others in order, returns x's first and second half along d. The pass
+    writes the halves as tle.extract_tile of x at offset 0 and D/2 along d, which a target
+    can take from its registers (CUDA: an mma accumulator's halves are each thread's
+    registers); the reshape and the permutation go when nothing else uses them.
+  }];
+}
+
 #endif

@@ -1,8 +1,9 @@
 // Layout assignment. Values that an elementwise op, a loop or a branch ties together must
 // share one layout, so they form classes (union-find). Reductions and expand_dims relate
-// classes through slice layouts. Memory accesses anchor their class to a coalesced blocked
-// layout chosen from the axis analysis; slices then propagate from parents to children and
-// back; what is left takes the default blocked layout. Where a slice relation is still
+// classes through slice layouts. Dot results anchor their class to an mma layout, which
+// sub-tiles taken from it in registers share. Memory accesses anchor their class to a
+// coalesced blocked layout chosen from the axis analysis; slices then propagate from parents
+// to children and back; what is left takes the default blocked layout. Where a slice relation is still
 // broken, a tle.convert_layout is inserted.
 #include "transforms/common/AxisInfo.h"
 #include "transforms/cuda/LayoutChoices.h"
@@ -82,6 +83,7 @@ class LayoutSolver {
       largestAccess_[root] = std::max(largestAccess_[root], cast<RankedTensorType>(op->getOperand(0).getType()).getNumElements());
     }
     anchorDots();
+    anchorAccumulatorSubtiles();
     anchorMemoryAccesses();
     propagate();
     for (auto &[v, root] : parent_)
@@ -187,6 +189,10 @@ class LayoutSolver {
         uniteAll({split.getLhs(), split.getRhs()});
         return;
       }
+      if (auto extract = dyn_cast<ir::ExtractTileOp>(op)) {
+        if (extract.getDynamicOffsets().empty()) extracts_.push_back(extract);
+        return;
+      }
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
         auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
         for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
@@ -265,6 +271,18 @@ class LayoutSolver {
       MmaWarps w = mmaWarpsFor(dot, warpsAt(dot), target_);
       Value root = find(dot.getResult());
       if (!layout_.count(root)) layout_[root] = gpu::MmaLayoutAttr::get(f_.getContext(), w.m, w.n, w.groupN);
+    }
+  }
+
+  // A sub-tile of an accumulator at constant offsets (the halves of a subtiled epilogue)
+  // keeps the accumulator's layout where that layout keeps the sub-tile's threads: each
+  // thread selects registers it holds (gpu::extractsInRegisters), and the sub-tile is used
+  // as the whole accumulator would be, stores included.
+  void anchorAccumulatorSubtiles() {
+    for (ir::ExtractTileOp e : extracts_) {
+      auto mma = dyn_cast_or_null<gpu::MmaLayoutAttr>(layout_.lookup(find(e.getSrc())));
+      Value result = find(e.getResult());
+      if (mma && !layout_.count(result) && gpu::mmaTileKeepsThreads(mma, e.getType().getShape())) layout_[result] = mma;
     }
   }
 
@@ -444,6 +462,7 @@ class LayoutSolver {
   std::vector<SliceEdge> slices_;
   std::vector<Operation *> memory_;
   std::vector<ir::TransOp> transposes_;
+  std::vector<ir::ExtractTileOp> extracts_;  // at constant offsets
   llvm::DenseMap<Value, int64_t> largestAccess_;  // per class root: its largest memory access (elements)
   std::vector<ir::DotOp> dots_;
   gpu::WarpSpecializeOp ws_;  // the kernel's, if any

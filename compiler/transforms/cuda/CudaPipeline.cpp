@@ -11,6 +11,7 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(common::createLowerBlockPointers({/*markDescriptorBlocks=*/true}));
   // Fold what the rewrite exposed (offset arithmetic on constants) before analysis.
   pm.addPass(mlir::createCanonicalizerPass());
+  pm.addNestedPass<mlir::func::FuncOp>(common::createSplitHalvesAsTiles());
   pm.addNestedPass<mlir::func::FuncOp>(createIsolatePartitions());
   pm.addNestedPass<mlir::func::FuncOp>(createTransposeLoads());
   pm.addNestedPass<mlir::func::FuncOp>(createPlanAsyncCopies());

@@ -280,6 +280,7 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
       if (auto src = dyn_cast<RankedTensorType>(t.getSrc().getType()))
         if (gpu::transposedBlockedLayout(src.getEncoding(), t.getOrder(), false) == cast<RankedTensorType>(t.getType()).getEncoding())
           return false;
+    if (gpu::extractsInRegisters(op)) return false;  // the printer's extract_tile_in_registers
     if (isa<gpu::ConvertLayoutOp, ir::TransOp, ir::ReshapeOp, ir::ScanOp, ir::ExclusiveCumsumOp, ir::JoinOp,
             ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, gpu::StageOperandOp,
             gpu::StageOperandsOp>(op))

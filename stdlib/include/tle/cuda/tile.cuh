@@ -340,6 +340,55 @@ TLE_DEVICE Dst permute_in_registers(const Src &src) {
   return t;
 }
 
+// For a Dst-shaped sub-tile of Src at Offsets (multiples of Dst's shape): which register of
+// Src holds what each register of Dst holds, where Dst's lanes and warps are Src's (the same
+// thread holds both). `fits` is false when some thread would need another's element.
+template <int Regs>
+struct SubtileRegisters {
+  bool fits = false;
+  int from[Regs] = {};
+};
+template <class Dst, class Src, int... Offsets>
+TLE_CONSTEXPR SubtileRegisters<Dst::kRegs> subtile_registers() {
+  constexpr LinearLayout S = Src::linear, D = Dst::linear;
+  constexpr int offsets[] = {Offsets...};
+  SubtileRegisters<Dst::kRegs> map;
+  if (S.numWarpBits != D.numWarpBits) return map;
+  for (int d = 0; d < Src::rank; ++d) {
+    for (int b = 0; b < kLaneBits; ++b)
+      if (D.lane[b][d] != S.lane[b][d]) return map;
+    for (int b = 0; b < S.numWarpBits; ++b)
+      if (D.warp[b][d] != S.warp[b][d]) return map;
+  }
+  // A thread's element is the XOR of its register's, lane's and warp's coordinates, and an
+  // offset that is a multiple of Dst's power-of-two shape adds as an XOR.
+  for (int r = 0; r < Dst::kRegs; ++r) {
+    int found = -1;
+    for (int s = 0; s < Src::kRegs && found < 0; ++s) {
+      bool same = true;
+      for (int d = 0; d < Src::rank; ++d) same = same && S.regCoord(s, d) == (D.regCoord(r, d) ^ offsets[d]);
+      if (same) found = s;
+    }
+    if (found < 0) return map;
+    map.from[r] = found;
+  }
+  map.fits = true;
+  return map;
+}
+
+// TLE's extract_tile at compile-time Offsets where every thread holds its part of the
+// sub-tile already (tle-assign-layouts gives an accumulator's sub-tiles its layout where
+// that layout keeps their threads): registers are selected, nothing moves.
+template <class Dst, int... Offsets, class Src>
+TLE_DEVICE Dst extract_tile_in_registers(const Src &src) {
+  static_assert(sizeof...(Offsets) == Src::rank && Src::rank == Dst::rank, "one offset per dimension");
+  constexpr SubtileRegisters<Dst::kRegs> map = subtile_registers<Dst, Src, Offsets...>();
+  static_assert(map.fits, "tlec bug: the sub-tile is not in the registers of the threads that hold it");
+  Dst t;
+  static_for<Dst::kRegs>([&](auto r) { t.v[decltype(r)::value] = src.v[map.from[decltype(r)::value]]; });
+  return t;
+}
+
 // tl.trans / tl.permute: result dimension i is dimension Order[i] of src, through shared memory.
 template <class Dst, int... Order, class Src>
 TLE_DEVICE Dst permute(const Src &src, Scratch scratch) {
