@@ -195,10 +195,9 @@ KERNELS:
                              16-bit tiles), and let the launcher pick the one the
                              arguments meet (CUDA targets; docs/abi.md). none: one
                              kernel per --signature, exactly as hinted.
-  --tma MODE                 off (default): tensor-descriptor loads that feed tl.dot are
-                             copied by cp.async. auto: on CUDA sm_90+ by TMA where the
-                             kernel variant allows it (16-byte rows; docs/abi.md); not yet
-                             run on a GPU.
+  --tma MODE                 auto (default): on CUDA sm_90+, tensor-descriptor loads that
+                             feed tl.dot are copied by TMA where the kernel variant allows
+                             it (16-byte rows; docs/abi.md). off: by cp.async.
   -D, --define NAME=VALUE    Bind the constexpr parameter (or module-level name) NAME to
                              VALUE, a Python expression; -D NAME means True.
   -I, --include DIR          Search DIR for imported .tle modules (repeatable), after the

@@ -30,8 +30,8 @@ struct Options {
   // (aligned, equal to 1, multiples of 16 bytes of elements) and let the launcher pick (CUDA targets).
   bool specialize = true;
   // --tma: copy tensor-descriptor blocks that feed dots by TMA where the kernel allows it (CUDA
-  // sm_90+). Off by default until the lowering has run on a GPU (docs/cli.md).
-  bool tma = false;
+  // sm_90+; docs/cli.md).
+  bool tma = true;
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   std::vector<std::string> includeDirs;
   bool writeDepfile = false;  // -MD

@@ -93,9 +93,17 @@ class TmaLowering {
     const int slots = *gpu::ringSlots(loop);
     llvm::SetVector<Operation *> rings = ringsOf(loop);
     SmallVector<gpu::AsyncCopyOp> copies;
-    for (Operation *ring : rings)
+    // Each slot's barrier counts one arrival per ring a phase: every ring is copied once an
+    // iteration.
+    for (Operation *ring : rings) {
+      int inLoop = 0;
       for (Operation *user : ring->getUsers())
-        if (auto copy = dyn_cast<gpu::AsyncCopyOp>(user)) copies.push_back(copy);
+        if (auto copy = dyn_cast<gpu::AsyncCopyOp>(user)) {
+          copies.push_back(copy);
+          if (loop->isAncestor(copy)) ++inLoop;
+        }
+      if (inLoop != 1) return;
+    }
     if (copies.empty()) return;
     for (gpu::AsyncCopyOp copy : copies) {
       auto [block, transposed] = descriptorBlockOf(copy.getPtr());
@@ -110,8 +118,6 @@ class TmaLowering {
           SmallVector<int64_t>(blockShape))
         return;
     }
-    // Each slot's barrier counts one arrival per ring a phase: every ring is copied once an iteration.
-    if (static_cast<size_t>(llvm::count_if(copies, [&](gpu::AsyncCopyOp c) { return loop->isAncestor(c); })) != rings.size()) return;
     // Nothing else in the loop may need cp.async's waits.
     bool others = false;
     loop.getBody()->walk([&](Operation *op) {
