@@ -138,6 +138,15 @@ bool extractsInRegisters(Operation *op) {
   return src && src == extract.getType().getEncoding() && mmaTileKeepsThreads(src, extract.getType().getShape());
 }
 
+bool rearrangesInRegisters(Operation *op) {
+  if (auto t = dyn_cast<ir::TransOp>(op)) {
+    auto src = dyn_cast<RankedTensorType>(t.getSrc().getType());
+    auto result = dyn_cast<RankedTensorType>(t.getType());
+    return src && result && src.getEncoding() && transposedBlockedLayout(src.getEncoding(), t.getOrder(), false) == result.getEncoding();
+  }
+  return extractsInRegisters(op);
+}
+
 bool isAsyncCopy(Operation *load) { return dialectOf(load).getAsyncCopyAttrHelper().isAttrPresent(load); }
 void setAsyncCopy(Operation *load, bool async) {
   auto helper = dialectOf(load).getAsyncCopyAttrHelper();

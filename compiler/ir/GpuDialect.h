@@ -75,6 +75,9 @@ bool mmaTileKeepsThreads(MmaLayoutAttr layout, llvm::ArrayRef<int64_t> shape);
 // A tle.extract_tile at constant offsets whose source and result share an mma layout that
 // keeps the result's threads: each thread selects registers it holds, no scratch.
 bool extractsInRegisters(mlir::Operation *extract);
+// A tle.trans between layouts that are each other's permutation, or an extract_tile in
+// registers: the printer moves nothing between threads, so the op needs no scratch.
+bool rearrangesInRegisters(mlir::Operation *op);
 // A load planned as an asynchronous copy into shared memory (tle-plan-async-copies).
 bool isAsyncCopy(mlir::Operation *load);
 void setAsyncCopy(mlir::Operation *load, bool async);

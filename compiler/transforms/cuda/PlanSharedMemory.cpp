@@ -274,13 +274,8 @@ struct PlanSharedMemoryPass : impl::PlanSharedMemoryBase<PlanSharedMemoryPass> {
   // shared memory, reductions, scans, rearrangements, dot-operand staging, block-wide
   // results of scalar atomics and uniform scalar loads, TLE-Raw block arguments).
   static bool needsScratch(Operation *op) {
-    // A transpose between layouts that are each other's permutation relabels registers
-    // (the printer's permute_in_registers).
-    if (auto t = dyn_cast<ir::TransOp>(op))
-      if (auto src = dyn_cast<RankedTensorType>(t.getSrc().getType()))
-        if (gpu::transposedBlockedLayout(src.getEncoding(), t.getOrder(), false) == cast<RankedTensorType>(t.getType()).getEncoding())
-          return false;
-    if (gpu::extractsInRegisters(op)) return false;  // the printer's extract_tile_in_registers
+    // The printer's permute_in_registers and extract_tile_in_registers.
+    if (gpu::rearrangesInRegisters(op)) return false;
     if (isa<gpu::ConvertLayoutOp, ir::TransOp, ir::ReshapeOp, ir::ScanOp, ir::ExclusiveCumsumOp, ir::JoinOp,
             ir::SplitOp, ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, gpu::StageOperandOp,
             gpu::StageOperandsOp>(op))
