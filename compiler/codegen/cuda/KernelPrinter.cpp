@@ -494,7 +494,7 @@ void KernelPrinter::printRearrangement(Operation *op) {
         std::string order;
         for (int32_t o : t.getOrder()) order += ", " + std::to_string(o);
         // Layouts that are each other's permutation: the registers are relabelled, no scratch.
-        if (gpu::transposedBlockedLayout(srcType.getEncoding(), t.getOrder(), false) == t.getType().getEncoding()) {
+        if (gpu::rearrangesInRegisters(t)) {
           define(op, "tle::permute_in_registers<" + type(t.getType()) + order + ">(" + expr(t.getSrc()) + ")", "transposed");
           return;
         }
@@ -535,14 +535,8 @@ void KernelPrinter::printRearrangement(Operation *op) {
                "gathered");
       })
       .Case<ir::ExtractTileOp>([&](ir::ExtractTileOp e) {
-        if (gpu::extractsInRegisters(e)) {  // each thread holds its part of the sub-tile
-          std::string offsets;
-          for (int64_t o : e.getOffsets()) offsets += ", " + std::to_string(o);
-          define(op, "tle::extract_tile_in_registers<" + type(e.getType()) + offsets + ">(" + expr(e.getSrc()) + ")", "tile");
-          return;
-        }
-        std::string smem = useScratch(spelling_.tileBytes(srcType));
         if (!e.getDynamicOffsets().empty()) {
+          std::string smem = useScratch(spelling_.tileBytes(srcType));
           std::string offsets;
           for (Value o : e.getDynamicOffsets()) offsets += (offsets.empty() ? "" : ", ") + expr(o);
           define(op, "tle::extract_tile_at<" + type(e.getType()) + ">(" + expr(e.getSrc()) + ", {" + offsets + "}, " + smem + ")", "tile");
@@ -550,6 +544,11 @@ void KernelPrinter::printRearrangement(Operation *op) {
         }
         std::string offsets;
         for (int64_t o : e.getOffsets()) offsets += ", " + std::to_string(o);
+        if (gpu::extractsInRegisters(e)) {  // each thread holds its part of the sub-tile
+          define(op, "tle::extract_tile_in_registers<" + type(e.getType()) + offsets + ">(" + expr(e.getSrc()) + ")", "tile");
+          return;
+        }
+        std::string smem = useScratch(spelling_.tileBytes(srcType));
         define(op, "tle::extract_tile<" + type(e.getType()) + offsets + ">(" + expr(e.getSrc()) + ", " + smem + ")", "tile");
       })
       .Case<ir::InsertTileOp>([&](ir::InsertTileOp i) {

@@ -3,8 +3,8 @@
 // classes through slice layouts. Dot results anchor their class to an mma layout, which
 // sub-tiles taken from it in registers share. Memory accesses anchor their class to a
 // coalesced blocked layout chosen from the axis analysis; slices then propagate from parents
-// to children and back; what is left takes the default blocked layout. Where a slice relation is still
-// broken, a tle.convert_layout is inserted.
+// to children and back; what is left takes the default blocked layout. Where a slice
+// relation is still broken, a tle.convert_layout is inserted.
 #include "transforms/common/AxisInfo.h"
 #include "transforms/cuda/LayoutChoices.h"
 #include "transforms/cuda/Passes.h"
