@@ -8,6 +8,8 @@ A and pre-transposed B, fp16 C, checked against the float32 product; no cuBLAS c
 hints only). `pm_` kernels (bench/sweep_persistent.list) are tutorial 09's persistent matmul,
 timed against Triton's JIT of that kernel with the same config; `dp_` kernels
 (bench/sweep_descriptor.list) are its tensor-descriptor form, given B as an N x K copy.
+bench/sweep_formulation.list's kernels (tr_, bp_, tb_, ce_, td_) are tutorial 03's other
+spellings, each against Triton on the same source.
 Builds build-gpu/sweep/gen/*.cu with nvcc first when the library is missing (run
 bench/gen_sweep.sh where tlec is). Checks each result against torch before timing.
 --baseline DIR times the same kernels of another build (an earlier commit's) in the same
@@ -16,7 +18,7 @@ Usage: bench/bench_sweep.py [--build build-gpu/sweep] [--baseline DIR] [--shapes
 import argparse
 import os
 
-from sweep_common import build, matmul_launchers, summarize
+from sweep_common import FORMULATIONS, build, matmul_launchers, summarize
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 1024, 4096), (1024, 1024, 16384)]
 
@@ -47,7 +49,9 @@ def main():
     import tlec_kernels
     from bench_tutorials import bench, load_tutorial
     persistent = load_tutorial("09_persistent_matmul.tle")
-    tutorials = {"mm_": load_tutorial("03_matmul.tle"), "pm_": persistent, "dp_": persistent}
+    formulations = load_tutorial("03_matmul_formulations.tle")
+    tutorials = {"mm_": load_tutorial("03_matmul.tle"), "pm_": persistent, "dp_": persistent,
+                 **{prefix: formulations for prefix in FORMULATIONS}}
     kernels = tlec_kernels.load(args.build)
     if args.baseline:
         build(args.baseline)
@@ -85,7 +89,10 @@ def main():
             for sym in syms:
                 if args.fp8_b_row_major and sym.startswith("mm_fp8k1_"):
                     continue  # hinted stride_bk = 1
-                run_tlec, run_triton = matmul_launchers(kernels, tutorials[sym[:3]], sym, a, b, c)
+                launchers = matmul_launchers(kernels, tutorials[sym[:3]], sym, a, b, c)
+                if launchers is None:
+                    continue  # a formulation kernel that cannot take these operands
+                run_tlec, run_triton = launchers
                 c.fill_(float("nan"))
                 run_tlec()
                 err = (c.float() - ref.float()).abs().max().item()

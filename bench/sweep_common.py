@@ -66,12 +66,17 @@ def matmul_launchers(kernels, tri, sym, a, b, c):
     that config (`tri` its module), pm_... tutorial 09's persistent kernel (`tri` that module),
     launched on min(NUM_SMS, tiles) programs on both sides; dp_..._e<0|1> its tensor-descriptor
     form (descriptors made in the kernel, epilogue subtiled or not), given B as a contiguous
-    N x K copy of `b`, and Triton an allocator for its descriptors."""
-    bm, bn, bk, stages, warps = (int(x) for x in re.match(r"[mpd][mp]_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
+    N x K copy of `b`, and Triton an allocator for its descriptors. The formulation sweep's
+    kernels (FORMULATIONS: bench/sweep_formulation.list) are tutorial 03's other spellings,
+    `tri` their module; None where a kernel cannot take these operands (a constexpr-size
+    kernel compiled for another shape; tensor descriptors over operands not row-major)."""
+    bm, bn, bk, stages, warps = (int(x) for x in re.match(r"[a-z]{2}_\w+?_(\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups())
     (m, k), n = a.shape, b.shape[1]
     persistent = sym[:3] in ("pm_", "dp_")
     if sym.startswith("dp_"):
         return _descriptor_launchers(kernels, tri, sym, a, b, c, (bm, bn, bk, stages, warps))
+    if sym[:3] in FORMULATIONS:
+        return _formulation_launchers(kernels, tri, sym, a, b, c, (bm, bn, bk, stages, warps))
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
     grid = (min(NUM_SMS, tiles),) if persistent else (tiles,)
     strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
@@ -116,3 +121,33 @@ def _descriptor_launchers(kernels, tri, sym, a, b, c, config):
             a, b_nk, c, m, n, k, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8,
             EPILOGUE_SUBTILE=subtile, NUM_SMS=NUM_SMS, WARP_SPECIALIZE=False, num_warps=warps, num_stages=stages)
     return tlec, triton_run
+
+
+# The formulation sweep's prefixes: the kernel of triton/03_matmul_formulations.tle each runs.
+FORMULATIONS = {"tr_": "matmul_kernel_tl_range", "bp_": "matmul_kernel_block_ptr", "tb_": "matmul_kernel_trans_b",
+                "ce_": "matmul_kernel_constexpr_sizes", "td_": "matmul_kernel_descriptor"}
+CONSTEXPR_SHAPE = (4096, 4096, 4096)  # the shape the ce_ kernels are compiled for
+
+
+def _formulation_launchers(kernels, tri, sym, a, b, c, config):
+    import torch
+    import triton
+    bm, bn, bk, stages, warps = config
+    (m, k), n = a.shape, b.shape[1]
+    grid = (math.ceil(m / bm) * math.ceil(n / bn),)
+    strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    meta = dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, num_warps=warps, num_stages=stages)
+    kernel = getattr(tri, FORMULATIONS[sym[:3]])
+    if sym.startswith("ce_"):
+        if (m, n, k) != CONSTEXPR_SHAPE:
+            return None
+        return (lambda: kernels[sym](grid, a, b, c, *strides),
+                lambda: kernel[grid](a, b, c, *strides, M=m, N=n, K=k, **meta))
+    if sym.startswith("td_"):
+        if not (a.is_contiguous() and b.is_contiguous() and c.is_contiguous()):
+            return None
+        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+        return (lambda: kernels[sym](grid, a, b, c, m, n, k),
+                lambda: kernel[grid](a, b, c, m, n, k, **meta))
+    return (lambda: kernels[sym](grid, a, b, c, m, n, k, *strides),
+            lambda: kernel[grid](a, b, c, m, n, k, *strides, **meta))

@@ -242,6 +242,38 @@ def test_tma_copies(k):
             check(f"descriptor persistent matmul {sym} {m}x{n}x{kk}", c, matmul_ref(a, b.T, ""), tol, 1e-2)
 
 
+def test_matmul_formulations(k):
+    """Tutorial 03's other spellings (triton/03_matmul_formulations.tle), unhinted: sizes that
+    are multiples of 8 (the specialized variants: cp.async rings, TMA for the descriptors),
+    sizes that are not (the generic variant, element by element), B row-major and B held
+    as N x K (a transposed view: the variants for stride_bk = 1), against float64."""
+    pointer_forms = (("mf_tl_range_128x256x64", 128, 256), ("mf_block_ptr_128x256x64", 128, 256),
+                     ("mf_block_ptr_64x64x32", 64, 64), ("mf_trans_b_128x256x64", 128, 256), ("mf_trans_b_64x128x32", 64, 128))
+    for (sym, bm, bn), (m, n, kk), b_nk in itertools.product(pointer_forms, ((1024, 512, 768), (400, 272, 208), (333, 257, 129)),
+                                                              (False, True)):
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        b = torch.randn(n, kk, device="cuda", dtype=torch.float16).T if b_nk else \
+            torch.randn(kk, n, device="cuda", dtype=torch.float16)
+        c = poisoned_like(torch.empty(m, n, device="cuda", dtype=torch.float16))
+        k[sym]((triton_cdiv(m, bm) * triton_cdiv(n, bn),), a, b, c, m, n, kk, *a.stride(), *b.stride(), *c.stride())
+        check(f"matmul formulation {sym} {m}x{n}x{kk}{' B as N x K' if b_nk else ''}", c, matmul_ref(a, b, ""), 5e-2, 1e-2)
+    # M, N and K as constexpr: the kernel is compiled for 400 x 272 x 208.
+    m, n, kk = 400, 272, 208
+    for b_nk in (False, True):
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        b = torch.randn(n, kk, device="cuda", dtype=torch.float16).T if b_nk else torch.randn(kk, n, device="cuda", dtype=torch.float16)
+        c = poisoned_like(torch.empty(m, n, device="cuda", dtype=torch.float16))
+        k["mf_constexpr_400x272x208"]((triton_cdiv(m, 128) * triton_cdiv(n, 128),), a, b, c, *a.stride(), *b.stride(), *c.stride())
+        check(f"matmul formulation mf_constexpr_400x272x208{' B as N x K' if b_nk else ''}", c, matmul_ref(a, b, ""), 5e-2, 1e-2)
+    # Tensor descriptors (row-major operands); K = 129 and N = 257 leave rows unaligned: no TMA.
+    for m, n, kk in ((1024, 512, 768), (400, 272, 208), (333, 257, 129)):
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        b = torch.randn(kk, n, device="cuda", dtype=torch.float16)
+        c = poisoned_like(torch.empty(m, n, device="cuda", dtype=torch.float16))
+        k["mf_descriptor_128x256x64"]((triton_cdiv(m, 128) * triton_cdiv(n, 256),), a, b, c, m, n, kk)
+        check(f"matmul formulation mf_descriptor_128x256x64 {m}x{n}x{kk}", c, matmul_ref(a, b, ""), 5e-2, 1e-2)
+
+
 def attention_ref(q, k, v, causal, sm_scale):
     s = (q.double() @ k.double().transpose(-1, -2)) * sm_scale
     if causal:
@@ -1020,7 +1052,7 @@ def main():
     print(f"device: {torch.cuda.get_device_name()}; {len(k)} tlec kernels")
     global failures
     groups = [(test_vector_add, k), (test_softmax, k), (test_layer_norm, k), (test_matmul, k), (test_attention, k),
-              (test_attention_descriptors, k), (test_tma_copies, k), (test_device_library, k), (test_scans_and_rearrangement, k),
+              (test_attention_descriptors, k), (test_tma_copies, k), (test_matmul_formulations, k), (test_device_library, k), (test_scans_and_rearrangement, k),
               (test_gpu_buffers, k), (test_core_functions, k), (test_async_loads, k), (test_seed_kernels, k), (test_pipes, k), (test_pipe_dots, k), (test_branch_dots, k), (test_clusters, k), (test_raw_call, k), (test_elementwise, k), (test_module_loader, args.build), (test_specialization, k),
               (test_debug_ops, args.build)]
     if args.only:

@@ -43,6 +43,9 @@ int64_t scratchEstimate(Operation *op) {
            ir::GatherOp, ir::ExtractTileOp, ir::InsertTileOp, ir::SortOp, ir::HistogramOp, ir::ExclusiveCumsumOp, ir::ReduceOp,
            ir::ScanOp>(op))
     return 0;
+  // A relabelling of registers (a transpose between permuted layouts, a sub-tile that keeps
+  // its threads) needs no scratch; counting it would cost the ring a slot.
+  if (gpu::rearrangesInRegisters(op)) return 0;
   int64_t bytes = 0;
   auto widen = [&](Type t) {
     if (auto tile = dyn_cast<RankedTensorType>(t)) bytes = std::max(bytes, ir::tileBytes(tile));

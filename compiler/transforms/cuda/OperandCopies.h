@@ -34,7 +34,8 @@ void warnEvictionNotCopied(ir::LoadOp load, llvm::DenseSet<mlir::Location> &warn
 
 // The shared memory an op may take as scratch or staging (KernelPrinter's useScratch and
 // useStaging; the device library sizes them): at most its largest tile operand, twice that
-// for double-buffered staging.
+// for double-buffered staging; nothing for a rearrangement the printer does in registers
+// (gpu::rearrangesInRegisters).
 int64_t scratchEstimate(mlir::Operation *op);
 
 // The shared memory `op` takes for the whole kernel, whatever the plan: a shared-memory
