@@ -59,6 +59,21 @@ def SpecializeParameters : Pass<"tle-specialize-parameters", "::mlir::ModuleOp">
   let dependentDialects = ["::tle::ir::TleDialect", "::mlir::arith::ArithDialect"];
 }
 
+def DropEqualVariants : Pass<"tle-drop-equal-variants", "::mlir::ModuleOp"> {
+  let summary = "drop the variants whose code is the next variant's";
+  let description = [{
+    After a target's passes, a variant of a kernel (tle-specialize-parameters) whose
+    function is the one the launcher tries next (the next variant, or the generic kernel
+    after the last), op for op, attribute for attribute (but for its name, its number and
+    its parameters' divisibility), where that one assumes nothing the first does not: the
+    arguments it accepts then run the same code one check later. It is erased and the
+    remaining variants renumbered KERNEL__s1, KERNEL__s2, ... in order; a kernel left with
+    no variant is launched on its own. Tutorial 03's matmul at 128x256x64 is one: M's
+    divisibility (its first variant) changes no code there.
+  }];
+  let dependentDialects = ["::tle::ir::TleDialect"];
+}
+
 def SplitHalvesAsTiles : Pass<"tle-split-halves-as-tiles", "::mlir::func::FuncOp"> {
   let summary = "write a split of a dimension's halves as two extract_tile";
   let description = [{

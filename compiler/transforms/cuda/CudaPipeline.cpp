@@ -43,6 +43,8 @@ void buildCudaPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createBoundRegisters());
   pm.addNestedPass<mlir::func::FuncOp>(createInsertBarriers());
   pm.addNestedPass<mlir::func::FuncOp>(createInsertClusterBarriers());
+  // Once the code is final: a variant that compiled to its successor's code goes.
+  pm.addPass(common::createDropEqualVariants());
 }
 
 }  // namespace tle::cuda
