@@ -25,7 +25,6 @@ while IFS='|' read -r symbol file kernel warps signature flags; do
   objects+=("$out/gen/$symbol.o")
   echo "$symbol"
 done < <(kernel_list_entries tests/gpu/kernels.list) > "$out/kernels.txt"
-# nvcc, two at a time.
 # nvcc, two at a time, for objects older than their source or the device library.
 newest_header=$(ls -t stdlib/include/tle/cuda/*.cuh runtime/include/tle/*.h | head -1)
 stale=()
