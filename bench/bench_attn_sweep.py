@@ -4,6 +4,8 @@ tutorial 06's forward kernel over BLOCK_M x BLOCK_N x warps, head dims 64 and 12
 not; unhinted signatures) against Triton 3.6's JIT with the same config, in one process.
 Kernels named attnptrs_* (bench/attn_formulation.list) are the same kernel written with
 tensors of pointers and tl.trans (06_fused_attention_ptrs.tle); Triton runs that source.
+Kernels named attn36_* (bench/attn36_sweep.list) are Triton 3.6's tensor-descriptor form
+(06_fused_attention.tle), both sides making their descriptors in the kernel.
 Builds build-gpu/attn_sweep/gen/*.cu with nvcc first when the library is missing (run
 `bench/gen_sweep.sh bench/attn_sweep.list build-gpu/attn_sweep` where tlec is). Checks each
 output against float32 PyTorch attention before timing; a config that either side cannot run
@@ -49,7 +51,10 @@ def main():
     import triton
     import tlec_kernels
     from bench_tutorials import bench, load_tutorial
-    sources = {"attn": load_tutorial("06_fused_attention_nodesc.tle"), "attnptrs": load_tutorial("06_fused_attention_ptrs.tle")}
+    sources = {"attn": load_tutorial("06_fused_attention_nodesc.tle"), "attnptrs": load_tutorial("06_fused_attention_ptrs.tle"),
+               "attn36": load_tutorial("06_fused_attention.tle")}
+    # Triton 3.6's descriptors made in the kernel need scratch for their tensor maps.
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
     kernels = tlec_kernels.load(args.build)
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
     z, h, n = 4, 16, args.n_ctx
@@ -58,7 +63,7 @@ def main():
     ratios = []
     torch.manual_seed(0)
     for sym in sorted(kernels):
-        form, d, kind, bm, bn, stages, warps = re.match(r"(attn|attnptrs)_d(\d+)_(full|causal)_(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups()
+        form, d, kind, bm, bn, stages, warps = re.match(r"(attn|attnptrs|attn36)_d(\d+)_(full|causal)_(\d+)x(\d+)_s(\d+)_w(\d+)", sym).groups()
         tri = sources[form]
         d, bm, bn, stages, warps = int(d), int(bm), int(bn), int(stages), int(warps)
         causal = kind == "causal"
@@ -69,7 +74,10 @@ def main():
         m = torch.empty((z * h, n), device="cuda", dtype=torch.float32)
         sm_scale = 1.0 / d ** 0.5
         grid = (triton.cdiv(n, bm), z * h)
-        full = (q, k, v, sm_scale, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(), z, h, n)
+        if form == "attn36":
+            full = (sm_scale, m, z, h, q, k, v, out, n)
+        else:
+            full = (q, k, v, sm_scale, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(), z, h, n)
         try:
             kernels[sym](grid, *full)
             torch.cuda.synchronize()
@@ -87,15 +95,15 @@ def main():
         # The tutorial's kernel is autotuned: run the JIT function under it with this config.
         jit = tri._attn_fwd.fn if hasattr(tri._attn_fwd, "configs") else tri._attn_fwd
         label = sym.split("_", 1)[1] if form == "attn" else sym
-        ratio = compare(label, 34, bench, lambda: kernels[sym](grid, *full),
-                        lambda: jit[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage, num_warps=warps,
-                                          num_stages=stages),
+        meta = dict(HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage, num_warps=warps, num_stages=stages)
+        if form == "attn36":
+            meta.update(FP8_OUTPUT=False, warp_specialize=False, IS_HOPPER=True)
+        ratio = compare(label, 34, bench, lambda: kernels[sym](grid, *full), lambda: jit[grid](*full, **meta),
                         lambda ms: flops / ms / 1e9)
         if ratio is not None:
             ratios.append(ratio)
         if args.resources:
-            print("    " + resources_line(kernels[sym], jit[grid](*full, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage,
-                                                            num_warps=warps, num_stages=stages)))
+            print("    " + resources_line(kernels[sym], jit[grid](*full, **meta)))
     summarize(ratios)
 
 
