@@ -6,7 +6,7 @@
 # [GROUPS] (comma-separated test groups)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-groups=${1:-vector_add,softmax,layer_norm,matmul,attention,attention_descriptors,tma_copies,device_library,scans_and_rearrangement,gpu_buffers,core_functions,async_loads,seed_kernels,pipes,pipe_dots,branch_dots,clusters,raw_call,elementwise,module_loader,specialization}
+groups=${1:-vector_add,softmax,layer_norm,matmul,attention,attention_descriptors,tma_copies,matmul_formulations,device_library,scans_and_rearrangement,gpu_buffers,core_functions,async_loads,seed_kernels,pipes,pipe_dots,branch_dots,clusters,raw_call,elementwise,module_loader,specialization}
 sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 status=0
 for tool in memcheck racecheck synccheck; do
