@@ -229,10 +229,12 @@ def test_tma_copies(k):
     """Tutorial 09's tensor-descriptor persistent matmul (B given as N x K): its operand blocks
     go by TMA in the variants whose rows are 16-byte aligned (K a multiple of 8), edges past M,
     N and K reading zeros; K = 33 runs the generic variant (element by element); K = 0 has no
-    tensor map (an extent of 0): the launcher runs the next variant."""
+    tensor map (an extent of 0): the launcher runs the next variant. 3072 x 2048 gives each
+    program two or more tiles, with fewer K blocks (3 of 64, 2 of 128) than ring slots: the
+    ring's slots and barrier phases carry from one tile to the next."""
     for sym, dtype, bm, bn in (("dp_fp16_128x256x64", torch.float16, 128, 256), ("dp_bf16_128x128x64_e1", torch.bfloat16, 128, 128),
                                ("dp_fp16_128x128x128_w8", torch.float16, 128, 128), ("dp_fp16_64x64x32_w4", torch.float16, 64, 64)):
-        for m, n, kk in ((2048, 1536, 512), (400, 272, 208), (130, 96, 72), (130, 96, 33), (256, 200, 0)):
+        for m, n, kk in ((2048, 1536, 512), (3072, 2048, 192), (400, 272, 208), (130, 96, 72), (130, 96, 33), (256, 200, 0)):
             a = torch.randn(m, kk, device="cuda", dtype=dtype)
             b = torch.randn(n, kk, device="cuda", dtype=dtype)
             c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
