@@ -45,7 +45,7 @@ def main():
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--resources", action="store_true", help="print both kernels' registers and occupancy")
     args = parser.parse_args()
-    from sweep_common import build, compare, summarize
+    from sweep_common import build, compare, summarize, use_torch_allocator
     build(args.build)
     import torch
     import triton
@@ -53,8 +53,7 @@ def main():
     from bench_tutorials import bench, load_tutorial
     sources = {"attn": load_tutorial("06_fused_attention_nodesc.tle"), "attnptrs": load_tutorial("06_fused_attention_ptrs.tle"),
                "attn36": load_tutorial("06_fused_attention.tle")}
-    # Triton 3.6's descriptors made in the kernel need scratch for their tensor maps.
-    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+    use_torch_allocator()  # Triton 3.6's descriptors made in the kernel
     kernels = tlec_kernels.load(args.build)
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; triton {triton.__version__}")
     z, h, n = 4, 16, args.n_ctx

@@ -46,7 +46,7 @@ def main():
     import triton
     import triton.testing
     # FlagTree's Triton kernel uses on-device tensor descriptors: their global scratch.
-    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    sweep_common.use_torch_allocator()
     sweep_common.build(args.build)
     kernels = tlec_kernels.load(args.build)
     q, kv, indices = inputs()

@@ -211,8 +211,8 @@ def bench_attention(k, tri):
 def bench_attention_desc(k, tri):
     """Triton 3.6's attention (tensor descriptors made in the kernel, K transposed after its
     load) at the configs of kernels.list."""
-    import triton
-    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    from sweep_common import use_torch_allocator
+    use_torch_allocator()
     z, h, n = 4, 16, 2048
     for sym, d, causal in (("attn36_d64_causal", 64, True), ("attn36_d128", 128, False)):
         q = torch.randn(z, h, n, d, device="cuda", dtype=torch.float16)

@@ -32,6 +32,14 @@ def build(out):
     subprocess.run([nvcc, "-shared", "-arch=sm_90a", "-o", lib] + [s[:-3] + ".o" for s in sources], check=True)
 
 
+def use_torch_allocator():
+    """Gives Triton's JIT the scratch that descriptors made in a kernel need for their
+    tensor maps: device bytes from PyTorch."""
+    import torch
+    import triton
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+
+
 def compare(label, width, bench, run_tlec, run_triton, rate):
     """Times one row (tlec, then Triton; `rate` turns a time in ms into the throughput
     printed) and prints it; returns Triton time / tlec time, or None where Triton cannot run
@@ -99,8 +107,6 @@ _nk_copies = {}
 
 
 def _descriptor_launchers(kernels, tri, sym, a, b, c, config):
-    import torch
-    import triton
     bm, bn, bk, stages, warps = config
     subtile = bool(int(re.search(r"_e(\d)$", sym).group(1)))
     (m, k), n = a.shape, b.shape[1]
@@ -110,7 +116,7 @@ def _descriptor_launchers(kernels, tri, sym, a, b, c, config):
         _nk_copies[key] = b.T.contiguous()
     b_nk = _nk_copies[key]
     assert a.is_contiguous() and c.is_contiguous(), "the descriptor kernel assumes row-major A and C"
-    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+    use_torch_allocator()
     grid = (min(NUM_SMS, math.ceil(m / bm) * math.ceil(n / bn)),)
 
     def tlec():
@@ -130,8 +136,6 @@ CONSTEXPR_SHAPE = (4096, 4096, 4096)  # the shape the ce_ kernels are compiled f
 
 
 def _formulation_launchers(kernels, tri, sym, a, b, c, config):
-    import torch
-    import triton
     bm, bn, bk, stages, warps = config
     (m, k), n = a.shape, b.shape[1]
     grid = (math.ceil(m / bm) * math.ceil(n / bn),)
@@ -146,7 +150,7 @@ def _formulation_launchers(kernels, tri, sym, a, b, c, config):
     if sym.startswith("td_"):
         if not (a.is_contiguous() and b.is_contiguous() and c.is_contiguous()):
             return None
-        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+        use_torch_allocator()
         return (lambda: kernels[sym](grid, a, b, c, m, n, k),
                 lambda: kernel[grid](a, b, c, m, n, k, **meta))
     return (lambda: kernels[sym](grid, a, b, c, m, n, k, *strides),

@@ -79,6 +79,8 @@ void setDispatch(Operation *kernel, const std::string &symbol, unsigned variant)
   dialect(kernel).getVariantAttrHelper().setAttr(kernel, b.getI32IntegerAttr(static_cast<int32_t>(variant)));
 }
 
+std::string variantSymbol(const std::string &dispatch, unsigned variant) { return dispatch + "__s" + std::to_string(variant); }
+
 std::optional<unsigned> ownNumStages(Operation *loop) {
   if (auto n = dialect(loop).getNumStagesAttrHelper().getAttr(loop)) return static_cast<unsigned>(n.getInt());
   return std::nullopt;

@@ -34,6 +34,8 @@ void setMeshRanks(mlir::Operation *kernel, unsigned ranks);
 std::string dispatchSymbol(mlir::Operation *kernel);
 unsigned variantIndex(mlir::Operation *kernel);
 void setDispatch(mlir::Operation *kernel, const std::string &symbol, unsigned variant);
+// Variant `variant` (1, 2, ...)'s function name: SYMBOL__sN, the name tle/module.h looks up.
+std::string variantSymbol(const std::string &dispatch, unsigned variant);
 // A loop's own depth (tl.range(num_stages=)), else the kernel's.
 unsigned loopNumStages(mlir::Operation *loop, unsigned kernelStages);
 std::optional<unsigned> ownNumStages(mlir::Operation *loop);

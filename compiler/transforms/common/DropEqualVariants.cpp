@@ -87,7 +87,7 @@ struct DropEqualVariantsPass : impl::DropEqualVariantsBase<DropEqualVariantsPass
         continue;
       }
       for (size_t i = 0; i + 1 < kernels.size(); ++i) {
-        kernels[i].setSymName(symbol + "__s" + std::to_string(i + 1));
+        kernels[i].setSymName(ir::variantSymbol(symbol, static_cast<unsigned>(i + 1)));
         ir::setDispatch(kernels[i], symbol, static_cast<unsigned>(i + 1));
       }
     }

@@ -410,7 +410,7 @@ struct SpecializeParametersPass : impl::SpecializeParametersBase<SpecializeParam
     b.setInsertionPointAfter(kernel);
     for (auto [index, assumptions] : llvm::enumerate(variants)) {
       auto variant = cast<func::FuncOp>(b.clone(*kernel));
-      variant.setSymName(symbol + "__s" + std::to_string(index + 1));
+      variant.setSymName(ir::variantSymbol(symbol, static_cast<unsigned>(index + 1)));
       ir::setDispatch(variant, symbol, static_cast<unsigned>(index + 1));
       llvm::BitVector constant(variant.getNumArguments());
       OpBuilder entry = OpBuilder::atBlockBegin(&variant.front());
